@@ -1,0 +1,76 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Waymark",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "waymark", targets: ["waymark"]),
+        .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
+        .library(name: "WaymarkRegions", targets: ["WaymarkRegions"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages, found through pkg-config.
+        .systemLibrary(
+            name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(
+            name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]),
+
+        // Pure core: values, geodesy, time. No I/O.
+        .target(name: "WaymarkCore", dependencies: ["CProj"]),
+        // Pure region geometry, spatial index and membership engine. No I/O.
+        .target(name: "WaymarkRegions", dependencies: ["WaymarkCore"]),
+        // GeoJSON region files: decoding (pure) and loading files and folders.
+        .target(name: "WaymarkGeoJSON", dependencies: ["WaymarkCore", "WaymarkRegions"]),
+        // Fix sources: GPX files now, gpsd later.
+        .target(
+            name: "WaymarkSources",
+            dependencies: ["WaymarkCore", "CGPS", .product(name: "Logging", package: "swift-log")]),
+        // SpatiaLite store: regions (and, later, history).
+        .target(
+            name: "WaymarkStore",
+            dependencies: [
+                "WaymarkCore", "WaymarkRegions",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The replay pipeline: source → engine → JSON Lines records.
+        .target(
+            name: "WaymarkReplay",
+            dependencies: [
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "waymark",
+            dependencies: [
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
+                "WaymarkReplay",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "WaymarkTestSupport",
+            dependencies: ["WaymarkCore", "WaymarkRegions", "WaymarkStore"]),
+
+        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkRegionsTests",
+            dependencies: ["WaymarkRegions", "WaymarkGeoJSON", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkStoreTests",
+            dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

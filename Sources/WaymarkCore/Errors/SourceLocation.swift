@@ -1,0 +1,15 @@
+/// Where in an input something was found: a file and a 1-based line and column.
+public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:column`, the form compilers and editors understand.
+    public var description: String { "\(file):\(line):\(column)" }
+}

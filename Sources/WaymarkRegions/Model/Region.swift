@@ -1,0 +1,37 @@
+import WaymarkCore
+
+/// A monitored geographic area (SEMANTICS §3): a circle by geodesic distance, or polygons with
+/// straight edges in longitude/latitude as GeoJSON (RFC 7946) defines them.
+public struct Region: Sendable, Equatable {
+    /// The user's name for the region, unique within a store.
+    public var identifier: String
+    public var shape: RegionShape
+    /// The source feature's `properties`, kept as JSON text so nothing is lost on import.
+    public var propertiesJSON: String?
+
+    public init(identifier: String, shape: RegionShape, propertiesJSON: String? = nil) {
+        self.identifier = identifier
+        self.shape = shape
+        self.propertiesJSON = propertiesJSON
+    }
+}
+
+/// The geometry of a region.
+public enum RegionShape: Sendable, Equatable {
+    /// Every point within `radius` metres (WGS84 geodesic distance) of `center`.
+    case circle(center: Coordinate, radius: Double)
+    /// The union of the polygons (a GeoJSON Polygon is one, a MultiPolygon several).
+    case polygons([Polygon])
+}
+
+/// A polygon with an exterior ring and zero or more holes. Rings are closed: the first
+/// coordinate equals the last, as GeoJSON requires.
+public struct Polygon: Sendable, Equatable {
+    public var exterior: [Coordinate]
+    public var holes: [[Coordinate]]
+
+    public init(exterior: [Coordinate], holes: [[Coordinate]] = []) {
+        self.exterior = exterior
+        self.holes = holes
+    }
+}

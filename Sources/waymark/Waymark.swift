@@ -1,0 +1,1 @@
+@main struct Waymark { static func main() {} }

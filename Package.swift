@@ -41,6 +41,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Seeded track simulator: routes, speed and realistic GPS noise (pure).
+        .target(name: "WaymarkSimulation", dependencies: ["WaymarkCore"]),
+        // Writers for tracks and events (GPX now; GeoJSON, KML and pictures later).
+        .target(name: "WaymarkExport", dependencies: ["WaymarkCore"]),
         // The replay pipeline: source → engine → JSON Lines records.
         .target(
             name: "WaymarkReplay",
@@ -52,7 +56,7 @@ let package = Package(
             name: "waymark",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkReplay",
+                "WaymarkReplay", "WaymarkSimulation", "WaymarkExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -69,6 +73,9 @@ let package = Package(
         .testTarget(
             name: "WaymarkStoreTests",
             dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkSimulationTests",
+            dependencies: ["WaymarkSimulation", "WaymarkExport", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
     ],

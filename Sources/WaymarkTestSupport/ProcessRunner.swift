@@ -46,9 +46,11 @@ public func runWaymark(_ arguments: [String], currentDirectory: URL? = nil) thro
         currentDirectory: currentDirectory ?? ProjectPaths.repositoryRoot)
 }
 
-/// Runs `python3 -c SCRIPT ARGS…` (the tests' independent reference implementations).
+/// Runs `/usr/bin/python3 -c SCRIPT ARGS…`: Debian's Python, where the setup script installs the
+/// independent reference implementations the tests compare against (python3-gpxpy,
+/// python3-geographiclib, python3-gps), whatever other Python is first on PATH.
 public func runPython(_ script: String, _ arguments: [String] = []) throws -> ProcessResult {
-    try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments)
+    try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script] + arguments)
 }
 
 private final class LockedData: @unchecked Sendable {

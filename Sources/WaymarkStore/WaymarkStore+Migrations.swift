@@ -1,0 +1,90 @@
+import GRDB
+import Logging
+
+extension WaymarkStore {
+    /// The schema's history. Append-only: a migration that has landed is never edited; a change
+    /// is a new migration after the last one. GRDB records applied ones in `grdb_migrations`.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-regions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE regions (
+                        id INTEGER PRIMARY KEY,
+                        identifier TEXT NOT NULL UNIQUE,
+                        kind TEXT NOT NULL CHECK (kind IN ('circle', 'polygon')),
+                        radius REAL CHECK (radius IS NULL OR radius > 0),
+                        properties TEXT CHECK (properties IS NULL OR json_valid(properties)),
+                        imported_at TEXT NOT NULL,
+                        CHECK ((kind = 'circle') = (radius IS NOT NULL))
+                    )
+                    """)
+            // SRID 4326, any geometry type, XY, NOT NULL. Circles are their centre POINT,
+            // polygon regions a MULTIPOLYGON.
+            try expectOne(
+                db, "SELECT AddGeometryColumn('regions', 'geometry', 4326, 'GEOMETRY', 'XY', 1)",
+                what: "AddGeometryColumn")
+            try expectOne(db, "SELECT CreateSpatialIndex('regions', 'geometry')", what: "CreateSpatialIndex")
+            for event in ["INSERT", "UPDATE"] {
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER regions_geometry_matches_kind_\(event.lowercased())
+                        BEFORE \(event) ON regions
+                        WHEN (NEW.kind = 'circle' AND GeometryType(NEW.geometry) IS NOT 'POINT')
+                          OR (NEW.kind = 'polygon' AND GeometryType(NEW.geometry) IS NOT 'MULTIPOLYGON')
+                        BEGIN
+                            SELECT RAISE(ABORT, 'regions.geometry must be a POINT for a circle and a MULTIPOLYGON for a polygon');
+                        END
+                        """)
+            }
+        }
+        return migrator
+    }
+
+    private static func expectOne(_ db: Database, _ sql: String, what: String) throws {
+        guard try Int.fetchOne(db, sql: sql) == 1 else {
+            throw StoreError(code: .migrationFailed, message: "SpatiaLite's \(what) failed")
+        }
+    }
+
+    /// Creates SpatiaLite's metadata tables on a new database, then applies pending migrations.
+    func migrate() throws {
+        do {
+            // InitSpatialMetadata(1) opens its own transaction, so it runs outside the
+            // migrator's; it is skipped when the file already has the metadata (made by
+            // SpatiaLite's tools, or by an earlier open).
+            try database.writeWithoutTransaction { db in
+                if try !db.tableExists("spatial_ref_sys") {
+                    guard try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(1)") == 1 else {
+                        throw StoreError(code: .migrationFailed, message: "SpatiaLite's InitSpatialMetadata failed")
+                    }
+                    logger.info("Initialised SpatiaLite metadata")
+                }
+            }
+            let migrator = Self.migrator
+            let pending = try database.read { db in
+                try Set(migrator.migrations).subtracting(migrator.appliedIdentifiers(db))
+            }
+            try migrator.migrate(database)
+            for identifier in migrator.migrations where pending.contains(identifier) {
+                logger.info("Applied migration", metadata: ["migration": "\(identifier)"])
+            }
+        } catch let error as StoreError {
+            throw path.map { error.naming($0) } ?? error
+        } catch {
+            throw StoreError(
+                code: .migrationFailed,
+                message: "cannot set up the store's schema\(path.map { " in \($0)" } ?? ""): \(Self.describe(error))",
+                path: path)
+        }
+    }
+
+    /// The identifiers of the migrations applied to this database, in the order applied.
+    public func appliedMigrations() throws -> [String] {
+        do {
+            return try database.read { try Self.migrator.appliedMigrations($0) }
+        } catch {
+            throw storeError(error, doing: "reading the applied migrations")
+        }
+    }
+}

@@ -1,1 +1,16 @@
-@main struct Waymark { static func main() {} }
+import ArgumentParser
+
+/// `waymark`: a location-tracking backend for Linux. Each subcommand parses its options and
+/// calls into the libraries; nothing testable lives here.
+@main
+struct Waymark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "waymark",
+        abstract: "Location services for Linux: GPS fixes in, region and location events out.",
+        discussion: """
+            Replays GPX tracks through the region engine, imports GeoJSON regions into a \
+            SpatiaLite store, simulates tracks, and benchmarks the engine. See README.md.
+            """,
+        version: "0.1.0",
+        subcommands: [ReplayCommand.self, RegionsCommand.self, SimulateCommand.self, BenchCommand.self])
+}

@@ -1,0 +1,67 @@
+import Logging
+import WaymarkCore
+import WaymarkGeoJSON
+import WaymarkRegions
+import WaymarkSources
+import WaymarkStore
+
+/// `waymark replay`: a GPX track through the same region engine the daemon uses, printing
+/// JSON Lines records.
+public enum Replay {
+    /// Loads and stores the regions, then runs every fix of the track through the engine,
+    /// writing records to `output` as they happen. Throws located errors for bad input before
+    /// or during the replay; records already written stay written.
+    @discardableResult
+    public static func run<C: Clock<Duration>>(
+        _ options: ReplayOptions, output: some TextSink, progress: ReplayProgress? = nil,
+        logger: Logger, clock: C = ContinuousClock()
+    ) async throws -> ReplaySummary {
+        var output = output
+        var progress = progress
+        let regions = try loadRegions(options, logger: logger)
+        var source = try GPXFixSource(path: options.trackPath)
+        var engine = RegionMonitor(index: RegionIndex(regions: regions))
+        var pacer: ReplayPacer<C>? = nil
+        if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
+        var summary = ReplaySummary()
+        summary.regions = regions.count
+        if regions.isEmpty { logger.warning("no regions to monitor: only the initial state and summary will be printed") }
+
+        while let fix = try source.next() {
+            summary.fixes += 1
+            if fix.time == nil { summary.untimedFixes += 1 }
+            try await pacer?.wait(for: fix.time)
+            switch engine.process(fix) {
+            case .initial(let inside):
+                try output.write(ReplayRecords.state(fix: fix, inside: inside.map { regions[Int($0)].identifier }) + "\n")
+            case .transitions(let transitions):
+                for transition in transitions {
+                    summary.count(transition)
+                    try output.write(ReplayRecords.region(transition) + "\n")
+                }
+            }
+            progress?.update(fixes: summary.fixes, time: fix.time)
+        }
+        if summary.untimedFixes > 0 {
+            logger.warning(
+                "\(summary.untimedFixes) of \(summary.fixes) points have no time: replayed without timing, and their records have \"time\":null",
+                metadata: ["track": "\(options.trackPath)"])
+        }
+        try output.write(summary.record + "\n")
+        try output.flush()
+        return summary
+    }
+
+    /// Reads the GeoJSON regions, imports them into the store (validating each polygon with
+    /// SpatiaLite), and returns what the store holds, so the engine runs on exactly what was stored.
+    static func loadRegions(_ options: ReplayOptions, logger: Logger) throws -> [Region] {
+        let store = try options.databasePath.map { try WaymarkStore(path: $0, logger: logger) }
+            ?? WaymarkStore.inMemory(logger: logger)
+        if !options.regionPaths.isEmpty {
+            let regions = try GeoJSONRegionLoader.load(paths: options.regionPaths, idProperty: options.idProperty)
+            let report = try store.importRegions(regions, replace: true)
+            logger.debug("imported regions", metadata: ["count": "\(report.importedCount)"])
+        }
+        return try store.regions()
+    }
+}

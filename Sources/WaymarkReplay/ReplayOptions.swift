@@ -1,0 +1,31 @@
+/// What `waymark replay` was asked to do.
+public struct ReplayOptions: Sendable {
+    /// The GPX track to replay.
+    public var trackPath: String
+    /// GeoJSON files or folders of regions. When empty, the regions already in `databasePath`.
+    public var regionPaths: [String]
+    /// The feature property that names a region (`--id-property`); see `GeoJSONRegionLoader`.
+    public var idProperty: String?
+    /// The SpatiaLite database the regions are imported into; a private in-memory one when nil.
+    public var databasePath: String?
+    public var pacing: Pacing
+
+    public init(
+        trackPath: String, regionPaths: [String] = [], idProperty: String? = nil,
+        databasePath: String? = nil, pacing: Pacing = .asFastAsPossible
+    ) {
+        self.trackPath = trackPath
+        self.regionPaths = regionPaths
+        self.idProperty = idProperty
+        self.databasePath = databasePath
+        self.pacing = pacing
+    }
+}
+
+/// How fast a replay runs against the wall clock.
+public enum Pacing: Sendable, Equatable {
+    /// No waiting between fixes.
+    case asFastAsPossible
+    /// The track's own timing divided by the factor (1 = real time, 10 = ten times faster).
+    case scaled(by: Double)
+}

@@ -1,0 +1,141 @@
+import ArgumentParser
+import WaymarkCore
+import WaymarkGeoJSON
+import WaymarkRegions
+import WaymarkSources
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure Waymark on this machine: GPX parsing and the region engine.",
+        discussion: """
+            Each benchmark runs --repeat times and reports the median; its last line on standard \
+            output is one JSON object. BENCHMARKS.md records the figures and how they were made.
+            """,
+        subcommands: [Regions.self, GPX.self])
+
+    struct Regions: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fixes per second through the region engine with enter/exit state.",
+            discussion: """
+                Loads the regions (GeoJSON, or a seeded synthetic set), then runs every fix of the \
+                track through the engine; loading and index building are excluded from `seconds`. \
+                Prints {"fixes","memberships","transitions","seconds","fixes_per_second",…}: \
+                memberships is the sum over fixes of the regions containing the fix.
+                """)
+
+        @Option(help: "GeoJSON file or folder of regions.")
+        var regions: String?
+
+        @Option(help: "GPX track whose points are the fixes.")
+        var track: String?
+
+        @Option(name: .customLong("id-property"), help: "Feature property that names a region.")
+        var idProperty: String?
+
+        @Option(help: "Instead of files: 'city' (0.4° × 0.5°, dense) or 'country' (7.5° × 9°, sparse) synthetic data: half circles as 32-gons of 100–500 m, half star polygons of 100–600 m, and uniform random fixes.")
+        var synthetic: String?
+
+        @Option(name: .customLong("region-count"), help: "Synthetic regions.")
+        var regionCount = 10_000
+
+        @Option(name: .customLong("fix-count"), help: "Synthetic fixes.")
+        var fixCount = 100_000
+
+        @Option(help: "Seed of the synthetic data.")
+        var seed: UInt64 = 1
+
+        @Option(name: .customLong("repeat"), help: "Runs; the median is reported.")
+        var repetitions = 5
+
+        func validate() throws {
+            if synthetic == nil && (regions == nil || track == nil) {
+                throw ValidationError("give --regions FILE and --track FILE, or --synthetic city|country")
+            }
+            if let synthetic, !["city", "country"].contains(synthetic) {
+                throw ValidationError("--synthetic must be 'city' or 'country', got '\(synthetic)'")
+            }
+            if repetitions < 1 { throw ValidationError("--repeat must be at least 1") }
+        }
+
+        func run() throws {
+            let (regionSet, fixes) = try load()
+            var results: [RegionBenchmark.Result] = []
+            for _ in 0..<repetitions { results.append(RegionBenchmark.run(regions: regionSet, fixes: fixes)) }
+            let median = results.sorted { $0.seconds < $1.seconds }[results.count / 2]
+            var json = JSONObjectWriter()
+            json.add("benchmark", "regions")
+            json.add("data", synthetic ?? regions!)
+            json.add("regions", regionSet.count)
+            json.add("fixes", median.fixes)
+            json.add("memberships", median.memberships)
+            json.add("transitions", median.transitions)
+            json.add("seconds", median.seconds)
+            json.add("fixes_per_second", median.fixesPerSecond.rounded())
+            json.add("runs", repetitions)
+            json.add("build_seconds", median.buildSeconds)
+            json.add("bytes_per_region", median.bytesPerRegion.rounded())
+            json.add("peak_rss_bytes", ResourceUsage.peakResidentBytes)
+            print(json.object)
+        }
+
+        private func load() throws -> ([Region], [Fix]) {
+            if let synthetic {
+                let country = synthetic == "country"
+                let regions = country
+                    ? SyntheticRegions.country(seed: seed, count: regionCount)
+                    : SyntheticRegions.city(seed: seed, count: regionCount)
+                let box = country ? SyntheticRegions.countryBox : SyntheticRegions.cityBox
+                return (regions, SyntheticFixes.uniform(in: box, count: fixCount, seed: seed &+ 1))
+            }
+            let regions = try GeoJSONRegionLoader.load(paths: [self.regions!], idProperty: idProperty)
+            var source = try GPXFixSource(path: track!)
+            var fixes: [Fix] = []
+            while let fix = try source.next() { fixes.append(fix) }
+            return (regions, fixes)
+        }
+    }
+
+    struct GPX: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "GPX parsing throughput (MB/s) and peak memory.",
+            discussion: """
+                Streams the file through the GPX reader, counting points, --repeat times. Prints \
+                {"bytes","points","seconds","mb_per_second","peak_rss_bytes"} (MB = 10^6 bytes; \
+                seconds is the median run).
+                """)
+
+        @Argument(help: "The GPX file.")
+        var file: String
+
+        @Option(name: .customLong("repeat"), help: "Runs; the median is reported.")
+        var repetitions = 5
+
+        func run() throws {
+            var timings: [Double] = []
+            var points = 0
+            let bytes = try FileSize.of(file)
+            let clock = ContinuousClock()
+            for _ in 0..<max(1, repetitions) {
+                var reader = try GPXReader(path: file)
+                var count = 0
+                let start = clock.now
+                while try reader.nextPoint() != nil { count += 1 }
+                let elapsed = clock.now - start
+                timings.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                points = count
+            }
+            let median = timings.sorted()[timings.count / 2]
+            var json = JSONObjectWriter()
+            json.add("benchmark", "gpx")
+            json.add("file", file)
+            json.add("bytes", bytes)
+            json.add("points", points)
+            json.add("seconds", median)
+            json.add("mb_per_second", (Double(bytes) / 1e6 / median * 10).rounded() / 10)
+            json.add("runs", timings.count)
+            json.add("peak_rss_bytes", ResourceUsage.peakResidentBytes)
+            print(json.object)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import WaymarkCore
+import WaymarkGeoJSON
+import WaymarkRegions
+import WaymarkStore
+
+struct RegionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "regions",
+        abstract: "Manage the regions in a SpatiaLite store.",
+        subcommands: [Import.self, List.self, Remove.self])
+
+    struct StoreOptions: ParsableArguments {
+        @Option(name: .customLong("db"), help: "SpatiaLite database (default: $XDG_DATA_HOME/waymark/waymark.sqlite).")
+        var database: String?
+
+        func open() throws -> WaymarkStore {
+            try WaymarkStore(path: database ?? DefaultPaths.database(), logger: CommandLogging.logger("waymark.store"))
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import GeoJSON regions (Polygon, MultiPolygon, Point with properties.radius in metres).",
+            discussion: """
+                Every polygon is checked with SpatiaLite's ST_IsValid. By default one invalid region \
+                fails the whole import and nothing is written; --skip-invalid imports the others and \
+                lists the rejected ones on standard error.
+                """)
+
+        @Argument(help: "GeoJSON files or folders.")
+        var paths: [String]
+
+        @Option(name: .customLong("id-property"), help: "Feature property that names a region.")
+        var idProperty: String?
+
+        @Flag(help: "Replace regions whose identifier is already stored (default: an error).")
+        var replace = false
+
+        @Flag(name: .customLong("skip-invalid"), help: "Import the valid regions and report the invalid ones.")
+        var skipInvalid = false
+
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let regions = try GeoJSONRegionLoader.load(paths: paths, idProperty: idProperty)
+            let report = try store.open().importRegions(regions, replace: replace, skipInvalid: skipInvalid)
+            for rejected in report.rejected { printError("rejected \(rejected)") }
+            print("imported \(report.inserted.count) new and \(report.replaced.count) replaced regions; rejected \(report.rejected.count)")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List stored regions, one JSON object per line.")
+
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            for region in try store.open().regions() {
+                var json = JSONObjectWriter()
+                json.add("identifier", region.identifier)
+                switch region.shape {
+                case .circle(let center, let radius):
+                    json.add("kind", "circle")
+                    json.add("latitude", center.latitude)
+                    json.add("longitude", center.longitude)
+                    json.add("radius", radius)
+                case .polygons(let polygons):
+                    json.add("kind", "polygon")
+                    json.add("polygons", polygons.count)
+                    json.add("vertices", polygons.reduce(0) { $0 + $1.exterior.count + $1.holes.reduce(0) { $0 + $1.count } })
+                }
+                if let properties = region.propertiesJSON { json.addRaw("properties", properties) }
+                print(json.object)
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove stored regions by identifier.")
+
+        @Argument(help: "Identifiers of the regions to remove.")
+        var identifiers: [String]
+
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let store = try store.open()
+            var missing: [String] = []
+            for identifier in identifiers where try !store.removeRegion(identifier: identifier) {
+                missing.append(identifier)
+            }
+            guard missing.isEmpty else {
+                throw CommandError("no such region: \(missing.joined(separator: ", "))")
+            }
+        }
+    }
+}

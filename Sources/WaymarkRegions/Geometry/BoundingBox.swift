@@ -1,0 +1,57 @@
+import WaymarkCore
+
+/// An axis-aligned box in longitude/latitude degrees, edges inclusive.
+///
+/// Boxes never wrap the antimeridian: a shape that would needs the full longitude range.
+public struct BoundingBox: Sendable, Equatable {
+    public var minLatitude: Double
+    public var minLongitude: Double
+    public var maxLatitude: Double
+    public var maxLongitude: Double
+
+    public init(minLatitude: Double, minLongitude: Double, maxLatitude: Double, maxLongitude: Double) {
+        self.minLatitude = minLatitude
+        self.minLongitude = minLongitude
+        self.maxLatitude = maxLatitude
+        self.maxLongitude = maxLongitude
+    }
+
+    /// The smallest box holding every coordinate; `nil` when there are none.
+    public init?<S: Sequence>(enclosing coordinates: S) where S.Element == Coordinate {
+        var box = BoundingBox.empty
+        for c in coordinates { box.formUnion(c) }
+        guard box.minLatitude <= box.maxLatitude else { return nil }
+        self = box
+    }
+
+    /// A box that contains nothing and grows with `formUnion`.
+    static let empty = BoundingBox(
+        minLatitude: .infinity, minLongitude: .infinity, maxLatitude: -.infinity, maxLongitude: -.infinity)
+
+    /// The whole WGS84 range.
+    public static let world = BoundingBox(minLatitude: -90, minLongitude: -180, maxLatitude: 90, maxLongitude: 180)
+
+    @inline(__always)
+    public func contains(latitude: Double, longitude: Double) -> Bool {
+        minLatitude <= latitude && latitude <= maxLatitude && minLongitude <= longitude && longitude <= maxLongitude
+    }
+
+    public func contains(_ c: Coordinate) -> Bool { contains(latitude: c.latitude, longitude: c.longitude) }
+
+    mutating func formUnion(_ c: Coordinate) {
+        minLatitude = min(minLatitude, c.latitude)
+        maxLatitude = max(maxLatitude, c.latitude)
+        minLongitude = min(minLongitude, c.longitude)
+        maxLongitude = max(maxLongitude, c.longitude)
+    }
+
+    mutating func formUnion(_ b: BoundingBox) {
+        minLatitude = min(minLatitude, b.minLatitude)
+        maxLatitude = max(maxLatitude, b.maxLatitude)
+        minLongitude = min(minLongitude, b.minLongitude)
+        maxLongitude = max(maxLongitude, b.maxLongitude)
+    }
+
+    var centerLatitude: Double { (minLatitude + maxLatitude) / 2 }
+    var centerLongitude: Double { (minLongitude + maxLongitude) / 2 }
+}

@@ -45,12 +45,18 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Seed of the synthetic data.")
         var seed: UInt64 = 1
 
+        @Option(name: .customLong("random-fixes"), help: "With --regions and no --track: this many uniform random fixes over the regions' extent.")
+        var randomFixes: Int?
+
+        @Option(name: .customLong("spatialite-baseline"), help: "Also run the first N fixes through SpatiaLite (ST_Contains / geodesic ST_Distance behind its R*Tree, one query per fix), report its fixes/s and count the fixes where both agree.")
+        var spatialiteBaseline: Int?
+
         @Option(name: .customLong("repeat"), help: "Runs; the median is reported.")
         var repetitions = 5
 
         func validate() throws {
-            if synthetic == nil && (regions == nil || track == nil) {
-                throw ValidationError("give --regions FILE and --track FILE, or --synthetic city|country")
+            if synthetic == nil && (regions == nil || (track == nil && randomFixes == nil)) {
+                throw ValidationError("give --regions FILE with --track FILE or --random-fixes N, or --synthetic city|country")
             }
             if let synthetic, !["city", "country"].contains(synthetic) {
                 throw ValidationError("--synthetic must be 'city' or 'country', got '\(synthetic)'")
@@ -76,6 +82,13 @@ struct BenchCommand: ParsableCommand {
             json.add("build_seconds", median.buildSeconds)
             json.add("bytes_per_region", median.bytesPerRegion.rounded())
             json.add("peak_rss_bytes", ResourceUsage.peakResidentBytes)
+            if let spatialiteBaseline {
+                let baseline = try SpatiaLiteBaseline.run(regions: regionSet, fixes: Array(fixes.prefix(spatialiteBaseline)))
+                json.add("spatialite_fixes", baseline.fixes)
+                json.add("spatialite_fixes_per_second", baseline.fixesPerSecond.rounded())
+                json.add("spatialite_agreeing_fixes", baseline.agreeing)
+                json.add("speedup_over_spatialite", (median.fixesPerSecond / baseline.fixesPerSecond).rounded())
+            }
             print(json.object)
         }
 
@@ -89,6 +102,11 @@ struct BenchCommand: ParsableCommand {
                 return (regions, SyntheticFixes.uniform(in: box, count: fixCount, seed: seed &+ 1))
             }
             let regions = try GeoJSONRegionLoader.load(paths: [self.regions!], idProperty: idProperty)
+            if let randomFixes {
+                let corners = regions.flatMap(\.corners)
+                guard let box = BoundingBox(enclosing: corners) else { throw CommandError("no regions in \(self.regions!)") }
+                return (regions, SyntheticFixes.uniform(in: box, count: randomFixes, seed: seed))
+            }
             var source = try GPXFixSource(path: track!)
             var fixes: [Fix] = []
             while let fix = try source.next() { fixes.append(fix) }

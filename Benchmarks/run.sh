@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs Waymark's benchmarks on this machine and prints one JSON object per measurement.
+# Usage: Benchmarks/run.sh [--quick]
+#   --quick   fewer repetitions and smaller generated files (a smoke run, not for BENCHMARKS.md)
+# Figures in BENCHMARKS.md come from a full run. Every benchmark reports the median of its runs,
+# and baselines (gpxpy, SpatiaLite per-fix queries) run in the same invocation, so ratios hold
+# on a noisy shared machine even when absolute numbers drift.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+repeat=5
+points=1000000
+if [ "${1:-}" = "--quick" ]; then repeat=1; points=100000; fi
+
+shared=../shared/data
+data=Benchmarks/data
+mkdir -p "$data"
+swift build -c release --product waymark >&2
+waymark=.build/release/waymark
+
+# Generated inputs (seeded, so every run measures the same bytes).
+big="$data/simulated-$points.gpx"
+[ -f "$big" ] || "$waymark" simulate --points "$points" --seed 42 --interval 1 \
+    --waypoint 47.356,8.67 --waypoint 47.372,8.695 --waypoint 47.355,8.725 --waypoint 47.34,8.69 -o "$big"
+
+echo "# GPX parsing: waymark (one core, streaming) vs gpxpy (baseline, same files)" >&2
+for file in "$shared/gpx/bikeride.gpx" "$big"; do
+    "$waymark" bench gpx "$file" --repeat "$repeat"
+    /usr/bin/python3 Benchmarks/gpxpy_baseline.py "$file" --repeat "$([ "$file" = "$big" ] && echo 1 || echo "$repeat")"
+done
+
+echo "# Region engine with enter/exit state: 10,000 synthetic regions, 100,000 fixes" >&2
+for preset in city country; do
+    "$waymark" bench regions --synthetic "$preset" --repeat "$repeat" --spatialite-baseline 2000
+done
+echo "# Region engine: Natural Earth urban areas (2,143 polygons), random fixes over their extent" >&2
+"$waymark" bench regions --regions "$shared/geojson/ne_50m_urban_areas.json" --random-fixes 100000 \
+    --repeat "$repeat" --spatialite-baseline 2000

@@ -1,0 +1,53 @@
+import Logging
+import WaymarkCore
+import WaymarkRegions
+import WaymarkStore
+
+/// The same membership question asked of SpatiaLite, one query per fix: the baseline
+/// `waymark bench regions --spatialite-baseline` compares the engine against, in the same run.
+enum SpatiaLiteBaseline {
+    struct Result {
+        var fixes: Int
+        var seconds: Double
+        /// Fixes for which SpatiaLite and the engine name the same regions.
+        var agreeing: Int
+        var fixesPerSecond: Double { Double(fixes) / seconds }
+    }
+
+    static func run(regions: [Region], fixes: [Fix]) throws -> Result {
+        var logger = Logger(label: "waymark.bench")
+        logger.logLevel = .error
+        let store = try WaymarkStore.inMemory(logger: logger)
+        try store.importRegions(regions, replace: true, skipInvalid: true)
+        let index = RegionIndex(regions: regions)
+        var engineAnswer: [Int32] = []
+        var answers: [[String]] = []
+        answers.reserveCapacity(fixes.count)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for fix in fixes { answers.append(try store.containingRegionIdentifiers(fix.coordinate)) }
+        let elapsed = clock.now - start
+        var agreeing = 0
+        for (fix, answer) in zip(fixes, answers) {
+            index.containing(fix.coordinate, into: &engineAnswer)
+            if Set(engineAnswer.map { index.identifier(at: Int($0)) }) == Set(answer) { agreeing += 1 }
+        }
+        return Result(
+            fixes: fixes.count,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            agreeing: agreeing)
+    }
+}
+
+extension Region {
+    /// Points spanning the region's extent (a circle's centre stands for it), for placing
+    /// random fixes over a set of regions.
+    var corners: [Coordinate] {
+        switch shape {
+        case .circle(let center, _):
+            return [center]
+        case .polygons(let polygons):
+            return polygons.flatMap(\.exterior)
+        }
+    }
+}

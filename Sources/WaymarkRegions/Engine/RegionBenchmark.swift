@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import WaymarkCore
 
 /// Throughput of the membership engine on fixes in memory (`waymark bench regions`).
@@ -11,12 +16,16 @@ public enum RegionBenchmark {
         public var transitions: Int
         /// Wall-clock seconds spent processing the fixes (building the index excluded).
         public var seconds: Double
+        /// CPU seconds of the processing thread: what the run costs on one core, unaffected
+        /// by other processes competing for the machine.
+        public var cpuSeconds: Double
         /// Seconds spent building the index.
         public var buildSeconds: Double
         /// Bytes held by the index's buffers.
         public var indexBytes: Int
 
-        public var fixesPerSecond: Double { Double(fixes) / seconds }
+        /// Fixes per CPU second of one core.
+        public var fixesPerSecond: Double { Double(fixes) / cpuSeconds }
         public var bytesPerRegion: Double
     }
 
@@ -30,15 +39,24 @@ public enum RegionBenchmark {
         var memberships = 0
         var transitions = 0
         let start = clock.now
+        let cpuStart = threadCPUTime()
         for fix in fixes {
             if case .transitions(let t) = monitor.process(fix) { transitions += t.count }
             memberships += monitor.inside.count
         }
         let elapsed = clock.now - start
+        let cpu = threadCPUTime() - cpuStart
         return Result(
-            fixes: fixes.count, memberships: memberships, transitions: transitions, seconds: seconds(elapsed),
+            fixes: fixes.count, memberships: memberships, transitions: transitions, seconds: seconds(elapsed), cpuSeconds: cpu,
             buildSeconds: seconds(buildTime), indexBytes: index.memoryFootprint,
             bytesPerRegion: regions.isEmpty ? 0 : Double(index.memoryFootprint) / Double(regions.count))
+    }
+
+    /// CPU time of the calling thread, seconds.
+    public static func threadCPUTime() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     private static func seconds(_ d: Duration) -> Double {

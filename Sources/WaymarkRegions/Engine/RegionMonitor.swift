@@ -37,31 +37,41 @@ public struct RegionMonitor: Sendable {
             return .initial(inside: inside)
         }
         if scratch == inside { return .transitions([]) }
-        var exits: [RegionTransition] = []
-        var enters: [RegionTransition] = []
-        // Both lists are ascending: one merge finds what left and what arrived.
-        var i = 0
-        var j = 0
-        while i < inside.count || j < scratch.count {
-            if j == scratch.count || (i < inside.count && inside[i] < scratch[j]) {
-                exits.append(transition(.exit, inside[i], fix))
-                i += 1
-            } else if i == inside.count || scratch[j] < inside[i] {
-                enters.append(transition(.enter, scratch[j], fix))
-                j += 1
-            } else {
-                i += 1
-                j += 1
-            }
-        }
+        // Both lists are ascending: what left is in `inside` only, what arrived in `scratch` only.
+        var changes: [RegionTransition] = []
+        changes.reserveCapacity(inside.count + scratch.count)
+        appendDifference(inside, minus: scratch, as: .exit, fix, into: &changes)
+        let exitCount = changes.count
+        appendDifference(scratch, minus: inside, as: .enter, fix, into: &changes)
+        sortByIdentifier(&changes, 0..<exitCount)
+        sortByIdentifier(&changes, exitCount..<changes.count)
         swap(&inside, &scratch)
-        let index = self.index
-        exits.sort { index.identifierRank(at: Int($0.regionIndex)) < index.identifierRank(at: Int($1.regionIndex)) }
-        enters.sort { index.identifierRank(at: Int($0.regionIndex)) < index.identifierRank(at: Int($1.regionIndex)) }
-        return .transitions(exits + enters)
+        return .transitions(changes)
     }
 
-    private func transition(_ kind: RegionTransition.Kind, _ region: Int32, _ fix: Fix) -> RegionTransition {
-        RegionTransition(kind: kind, regionIndex: region, identifier: index.identifier(at: Int(region)), fix: fix)
+    private func appendDifference(
+        _ a: [Int32], minus b: [Int32], as kind: RegionTransition.Kind, _ fix: Fix,
+        into changes: inout [RegionTransition]
+    ) {
+        var j = 0
+        for region in a {
+            while j < b.count && b[j] < region { j += 1 }
+            if j < b.count && b[j] == region { continue }
+            changes.append(
+                RegionTransition(kind: kind, regionIndex: region, identifier: index.identifier(at: Int(region)), fix: fix))
+        }
+    }
+
+    /// Insertion sort by identifier rank: the runs are a handful of transitions.
+    private func sortByIdentifier(_ changes: inout [RegionTransition], _ range: Range<Int>) {
+        guard range.count > 1 else { return }
+        for i in (range.lowerBound + 1)..<range.upperBound {
+            var k = i
+            let rank = index.identifierRank(at: Int(changes[k].regionIndex))
+            while k > range.lowerBound && index.identifierRank(at: Int(changes[k - 1].regionIndex)) > rank {
+                changes.swapAt(k, k - 1)
+                k -= 1
+            }
+        }
     }
 }

@@ -1,0 +1,790 @@
+import WaymarkCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A streaming, non-validating XML tokenizer over a fixed-size chunk buffer, written for GPX.
+///
+/// It reads the input `chunkSize` bytes at a time and keeps only what the current token needs
+/// (a start tag, a kept text), so memory stays constant whatever the file size. It checks
+/// well-formedness as it goes: names, quoting, matching end tags, comments, CDATA and
+/// processing instructions. It never expands entities: only the five predefined ones and
+/// character references are understood, and any `<!ENTITY` declaration is refused.
+///
+/// Indices are into the chunk buffer and are valid until the next refill, that is, until the
+/// next call that reads. Locations are computed only when an error is reported: the scanner
+/// counts newlines in each chunk as it retires it, and counts the rest on demand.
+struct XMLScanner {
+    enum Markup: Equatable {
+        /// A start tag; its name and attributes are in `nameStart…`, `attributes`, and
+        /// `selfClosing` says whether it was `<…/>` (then no end tag follows).
+        case start
+        /// The end tag of the innermost open element (already checked to match).
+        case end
+        /// The end of the input, outside the root element.
+        case endOfInput
+    }
+
+    struct Attribute {
+        var nameStart: Int
+        var nameEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+        /// Whether the value contains `&` (needs decoding).
+        var hasReference: Bool
+    }
+
+    let fileName: String
+    private var source: ByteSource
+    private var sourceOffset = 0
+    private var storage: ChunkStorage
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private let chunkSize: Int
+    /// The most bytes one token (a tag, a kept text) may occupy.
+    let maxTokenBytes: Int
+
+    /// Next byte to scan.
+    private(set) var pos = 0
+    /// End of the valid bytes in the buffer.
+    private(set) var end = 0
+    /// Start of the bytes a refill must keep.
+    private var mark = 0
+    private var sourceExhausted = false
+
+    // Location bookkeeping for retired bytes.
+    private var retiredBytes = 0
+    private var retiredLines = 0
+    /// Scalars between the last retired newline (or the start) and the buffer's first byte.
+    private var columnCarry = 0
+
+    // The open elements' qualified names, concatenated.
+    private var openNames: [UInt8] = []
+    private var openStarts: [Int] = []
+    private var sawMarkup = false
+    private(set) var rootSeen = false
+
+    // The last start tag.
+    private(set) var tagStart = 0
+    private(set) var nameStart = 0
+    private(set) var localNameStart = 0
+    private(set) var nameEnd = 0
+    private(set) var selfClosing = false
+    private(set) var attributes: [Attribute] = []
+
+    /// The text `readText()` kept, references and CDATA decoded.
+    private(set) var text: [UInt8] = []
+    /// Absolute offset of the kept text's first byte (for error locations).
+    private(set) var textStartOffset = 0
+
+    init(source: ByteSource, fileName: String, chunkSize: Int, maxTokenBytes: Int = 1 << 20) {
+        self.source = source
+        self.fileName = fileName
+        self.chunkSize = max(1, chunkSize)
+        self.maxTokenBytes = max(maxTokenBytes, 64)
+        storage = ChunkStorage(capacity: max(16, self.chunkSize))
+        base = storage.pointer
+        attributes.reserveCapacity(16)
+        text.reserveCapacity(256)
+        openNames.reserveCapacity(256)
+        openStarts.reserveCapacity(16)
+    }
+
+    var depth: Int { openStarts.count }
+
+    // MARK: - Input
+
+    /// Reads the first bytes and skips a UTF-8 byte order mark. Throws on an empty file and on
+    /// UTF-16 or UTF-32 input.
+    mutating func start() throws {
+        var i = try ensure(4, at: 0)
+        if end - i >= 3, base[i] == 0xEF, base[i + 1] == 0xBB, base[i + 2] == 0xBF {
+            i += 3
+            columnCarry = -1  // the mark is one scalar that no editor counts as a column
+            i = try ensure(1, at: i)
+        }
+        if end - i >= 2, (base[i] == 0xFE && base[i + 1] == 0xFF) || (base[i] == 0xFF && base[i + 1] == 0xFE)
+            || (base[i] == 0 && end - i >= 4 && base[i + 1] == 0)
+        {
+            throw error(.unsupportedEncoding, "UTF-16 and UTF-32 are not supported; convert the file to UTF-8", at: i)
+        }
+        if i == end { throw error(.emptyFile, "the file is empty", at: i) }
+        pos = i
+    }
+
+    /// Makes more bytes available after `end`, keeping `mark…end`, which moves to the front of
+    /// the buffer. Returns how far it moved (subtract it from indices). At the end of the input
+    /// nothing is added, so callers check `end` afterwards.
+    private mutating func refill() throws -> Int {
+        let shift = mark
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy(count: end)
+            base = storage.pointer
+        }
+        if shift > 0 {
+            retire(shift)
+            let kept = end - shift
+            if kept > 0 { memmove(base, base + shift, kept) }
+            end = kept
+            pos -= shift
+            mark = 0
+        }
+        if sourceExhausted { return shift }
+        if end - mark >= maxTokenBytes {
+            throw error(.tooLong, "a tag or text longer than \(maxTokenBytes) bytes", at: mark)
+        }
+        if end == storage.capacity {
+            storage.grow(keeping: end)
+            base = storage.pointer
+        }
+        let count = min(storage.capacity - end, chunkSize)
+        switch source.read(into: base + end, count: count, at: sourceOffset) {
+        case .success(let got):
+            if got == 0 { sourceExhausted = true }
+            end += got
+            sourceOffset += got
+        case .failure(let failure):
+            throw error(.readFailed, "cannot read: \(failure.message)", at: end)
+        }
+        return shift
+    }
+
+    /// Makes `count` bytes from `i` available (fewer only at the end of the input) and returns
+    /// `i` adjusted for any move. Keeps everything from `mark`, which must be ≤ `i`.
+    private mutating func ensure(_ count: Int, at i: Int) throws -> Int {
+        var i = i
+        while end - i < count && !sourceExhausted {
+            i -= try refill()
+        }
+        return i
+    }
+
+    /// Counts the newlines of bytes about to leave the buffer.
+    private mutating func retire(_ count: Int) {
+        var newlines = 0
+        for k in 0..<count { newlines &+= base[k] == 0x0A ? 1 : 0 }
+        if newlines > 0 {
+            var last = count - 1
+            while base[last] != 0x0A { last -= 1 }
+            retiredLines += newlines
+            columnCarry = scalars(last + 1, count)
+        } else {
+            columnCarry += scalars(0, count)
+        }
+        retiredBytes += count
+    }
+
+    private func scalars(_ from: Int, _ to: Int) -> Int {
+        var n = 0
+        for k in from..<max(from, to) { n &+= base[k] & 0xC0 != 0x80 ? 1 : 0 }
+        return n
+    }
+
+    // MARK: - Locations and errors
+
+    /// The line and column of buffer index `index` (which must not have been retired).
+    func location(at index: Int) -> SourceLocation {
+        var newlines = 0
+        var last = -1
+        for k in 0..<min(index, end) where base[k] == 0x0A {
+            newlines += 1
+            last = k
+        }
+        if newlines > 0 {
+            return SourceLocation(
+                file: fileName, line: retiredLines + newlines + 1, column: scalars(last + 1, index) + 1)
+        }
+        return SourceLocation(file: fileName, line: retiredLines + 1, column: columnCarry + scalars(0, index) + 1)
+    }
+
+    func location(atOffset offset: Int) -> SourceLocation {
+        location(at: max(0, offset - retiredBytes))
+    }
+
+    func error(_ code: GPXError.Code, _ message: String, at index: Int) -> GPXError {
+        GPXError(code: code, message: message, location: location(at: index))
+    }
+
+    /// Up to 40 scalars of the bytes `from..<to`, for messages.
+    func quoted(_ from: Int, _ to: Int) -> String {
+        let count = min(max(0, to - from), 120)
+        var text = String(decoding: UnsafeBufferPointer(start: base + from, count: count), as: UTF8.self)
+        if text.unicodeScalars.count > 40 || count < to - from {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…"
+        }
+        return text
+    }
+
+    /// The qualified name of the open element `level` (0 is the root), for messages.
+    func openName(_ level: Int) -> String {
+        let from = openStarts[level]
+        let to = level + 1 < openStarts.count ? openStarts[level + 1] : openNames.count
+        return String(decoding: openNames[from..<to], as: UTF8.self)
+    }
+
+    var currentName: String { quoted(nameStart, nameEnd) }
+
+    private func endOfFileError(_ what: String, at index: Int) -> GPXError {
+        let inside = openStarts.isEmpty ? "" : " inside <\(openName(openStarts.count - 1))>"
+        return error(.unexpectedEndOfFile, "unexpected end of file \(what)\(inside)", at: index)
+    }
+
+    // MARK: - Markup
+
+    /// Skips text, comments, processing instructions, CDATA and a DOCTYPE up to the next start
+    /// or end tag, and reads it.
+    mutating func nextMarkup() throws -> Markup {
+        var i = pos
+        while true {
+            if openStarts.isEmpty {
+                // Outside the root element only whitespace and markup may appear.
+                while i < end, isWhitespace(base[i]) { i += 1 }
+                if i == end {
+                    mark = i
+                    i -= try refill()
+                    if i == end {
+                        pos = i
+                        if !rootSeen { throw error(.unexpectedEndOfFile, "the document has no root element", at: i) }
+                        return .endOfInput
+                    }
+                    continue
+                }
+                if base[i] != UInt8(ascii: "<") {
+                    if !sawMarkup {
+                        throw error(.notXML, "not an XML document: it does not start with '<'", at: i)
+                    }
+                    throw error(
+                        .syntax, rootSeen ? "text after the root element" : "text before the root element", at: i)
+                }
+            } else {
+                while i < end {
+                    let b = base[i]
+                    if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
+                    i += 1
+                }
+                if i == end {
+                    mark = i
+                    i -= try refill()
+                    if i == end { throw endOfFileError("in text", at: i) }
+                    continue
+                }
+                if base[i] == UInt8(ascii: "&") {
+                    mark = i
+                    i = try readReference(at: i).next
+                    continue
+                }
+            }
+            // At '<'.
+            mark = i
+            i = try ensure(9, at: i)
+            guard end - i >= 2 else { throw endOfFileError("after '<'", at: end) }
+            sawMarkup = true
+            switch base[i + 1] {
+            case UInt8(ascii: "/"):
+                try readEndTag(at: i)
+                return .end
+            case UInt8(ascii: "!"):
+                i = try skipDeclaration(at: i, keepingCDATA: false)
+            case UInt8(ascii: "?"):
+                i = try skipProcessingInstruction(at: i)
+            default:
+                try readStartTag(at: i)
+                return .start
+            }
+        }
+    }
+
+    /// Skips the content and end tag of the element whose start tag was just read.
+    mutating func skipElement() throws {
+        let level = openStarts.count
+        while openStarts.count >= level { _ = try nextMarkup() }
+    }
+
+    /// Reads the text content of the element whose start tag was just read, through its end
+    /// tag, into `text`: references decoded, CDATA kept, comments dropped. A child element is
+    /// an error.
+    mutating func readText() throws {
+        text.removeAll(keepingCapacity: true)
+        var i = pos
+        mark = i
+        textStartOffset = retiredBytes + i
+        while true {
+            let run = i
+            while i < end {
+                let b = base[i]
+                if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
+                i += 1
+            }
+            try keep(run, i)
+            if i == end {
+                i -= try refill()
+                if i == end { throw endOfFileError("in text", at: i) }
+                continue
+            }
+            if base[i] == UInt8(ascii: "&") {
+                let (scalar, next) = try readReference(at: i)
+                appendUTF8(scalar)
+                i = next
+                continue
+            }
+            i = try ensure(9, at: i)
+            guard end - i >= 2 else { throw endOfFileError("after '<'", at: end) }
+            switch base[i + 1] {
+            case UInt8(ascii: "/"):
+                try readEndTag(at: i)
+                return
+            case UInt8(ascii: "!"):
+                i = try skipDeclaration(at: i, keepingCDATA: true)
+            case UInt8(ascii: "?"):
+                i = try skipProcessingInstruction(at: i)
+            default:
+                let outer = openName(openStarts.count - 1)
+                var j = i + 1
+                while j < end, !isWhitespace(base[j]), base[j] != UInt8(ascii: ">"), base[j] != UInt8(ascii: "/") {
+                    j += 1
+                }
+                throw error(
+                    .unexpectedElement, "<\(quoted(i + 1, j))> is not allowed inside <\(outer)>, which holds text",
+                    at: i)
+            }
+        }
+    }
+
+    private mutating func keep(_ from: Int, _ to: Int) throws {
+        guard to > from else { return }
+        if text.count + (to - from) > maxTokenBytes {
+            throw error(.tooLong, "a text longer than \(maxTokenBytes) bytes", at: from)
+        }
+        text.append(contentsOf: UnsafeBufferPointer(start: base + from, count: to - from))
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case ..<0x80:
+            text.append(UInt8(scalar))
+        case ..<0x800:
+            text.append(UInt8(0xC0 | scalar >> 6))
+            text.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            text.append(UInt8(0xE0 | scalar >> 12))
+            text.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            text.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            text.append(UInt8(0xF0 | scalar >> 18))
+            text.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            text.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            text.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// Decodes the attribute value `attribute` into `text` (references expanded).
+    mutating func decodeValue(_ attribute: Attribute) throws {
+        text.removeAll(keepingCapacity: true)
+        var i = attribute.valueStart
+        while i < attribute.valueEnd {
+            if base[i] == UInt8(ascii: "&") {
+                let (scalar, next) = try decodeReference(at: i, limit: attribute.valueEnd)
+                appendUTF8(scalar)
+                i = next
+            } else {
+                text.append(base[i])
+                i += 1
+            }
+        }
+    }
+
+    // MARK: Tags
+
+    private mutating func readStartTag(at start: Int) throws {
+        var t = start
+        var i = t + 1
+        var quote: UInt8 = 0
+        while true {
+            if i == end {
+                let shift = try refill()
+                i -= shift
+                t -= shift
+                if i == end { throw endOfFileError("in the start tag", at: i) }
+                continue
+            }
+            let b = base[i]
+            if quote != 0 {
+                if b == quote {
+                    quote = 0
+                } else if b == UInt8(ascii: "<") {
+                    throw error(.syntax, "'<' in an attribute value", at: i)
+                }
+            } else if b == UInt8(ascii: ">") {
+                break
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: "<") {
+                throw error(.syntax, "'<' inside a tag; is a '>' missing?", at: i)
+            }
+            i += 1
+        }
+        let close = i
+        pos = close + 1
+        tagStart = t
+
+        var j = try scanName(from: t + 1, limit: close)
+        nameStart = t + 1
+        nameEnd = j
+        localNameStart = nameStart
+        for k in nameStart..<nameEnd where base[k] == UInt8(ascii: ":") { localNameStart = k + 1 }
+
+        attributes.removeAll(keepingCapacity: true)
+        selfClosing = false
+        while true {
+            let hadSpace = j < close && isWhitespace(base[j])
+            while j < close, isWhitespace(base[j]) { j += 1 }
+            if j == close { break }
+            if base[j] == UInt8(ascii: "/") {
+                guard j + 1 == close else { throw error(.syntax, "expected '>' after '/'", at: j + 1) }
+                selfClosing = true
+                break
+            }
+            guard hadSpace else { throw error(.syntax, "expected whitespace before an attribute", at: j) }
+            let attributeStart = j
+            j = try scanName(from: j, limit: close)
+            let attributeEnd = j
+            while j < close, isWhitespace(base[j]) { j += 1 }
+            guard j < close, base[j] == UInt8(ascii: "=") else {
+                throw error(.syntax, "expected '=' after the attribute name \(quoted(attributeStart, attributeEnd))", at: j)
+            }
+            j += 1
+            while j < close, isWhitespace(base[j]) { j += 1 }
+            guard j < close, base[j] == UInt8(ascii: "\"") || base[j] == UInt8(ascii: "'") else {
+                throw error(.syntax, "expected a quoted value for the attribute \(quoted(attributeStart, attributeEnd))", at: j)
+            }
+            let q = base[j]
+            j += 1
+            let valueStart = j
+            var hasReference = false
+            while j < close, base[j] != q {
+                if base[j] == UInt8(ascii: "&") {
+                    hasReference = true
+                    j = try decodeReference(at: j, limit: close).next
+                } else {
+                    j += 1
+                }
+            }
+            guard j < close else { throw error(.syntax, "unterminated attribute value", at: valueStart) }
+            attributes.append(
+                Attribute(
+                    nameStart: attributeStart, nameEnd: attributeEnd, valueStart: valueStart, valueEnd: j,
+                    hasReference: hasReference))
+            j += 1
+        }
+
+        if openStarts.isEmpty {
+            if rootSeen { throw error(.syntax, "a second root element <\(currentName)>", at: t) }
+            rootSeen = true
+        }
+        if !selfClosing {
+            openStarts.append(openNames.count)
+            openNames.append(contentsOf: UnsafeBufferPointer(start: base + nameStart, count: nameEnd - nameStart))
+        }
+    }
+
+    private mutating func readEndTag(at start: Int) throws {
+        var t = start
+        var i = t + 2
+        while true {
+            if i == end {
+                let shift = try refill()
+                i -= shift
+                t -= shift
+                if i == end { throw endOfFileError("in an end tag", at: i) }
+                continue
+            }
+            let b = base[i]
+            if b == UInt8(ascii: ">") { break }
+            if b == UInt8(ascii: "<") { throw error(.syntax, "'<' inside an end tag; is a '>' missing?", at: i) }
+            i += 1
+        }
+        let close = i
+        let nameEnd = try scanName(from: t + 2, limit: close)
+        var j = nameEnd
+        while j < close, isWhitespace(base[j]) { j += 1 }
+        guard j == close else { throw error(.syntax, "unexpected character in an end tag", at: j) }
+        let name = UnsafeBufferPointer(start: base + t + 2, count: nameEnd - t - 2)
+        guard let top = openStarts.last else {
+            throw error(.syntax, "end tag </\(quoted(t + 2, nameEnd))> outside the root element", at: t)
+        }
+        let matches = openNames.withUnsafeBufferPointer { open in
+            open.count - top == name.count && memcmp(open.baseAddress! + top, name.baseAddress!, name.count) == 0
+        }
+        guard matches else {
+            throw error(
+                .mismatchedEndTag,
+                "end tag </\(quoted(t + 2, nameEnd))> does not match <\(openName(openStarts.count - 1))>", at: t)
+        }
+        openNames.removeSubrange(top...)
+        openStarts.removeLast()
+        pos = close + 1
+    }
+
+    /// Checks a name starting at `from` and returns its end: ASCII name characters, or valid
+    /// UTF-8 for anything else.
+    private func scanName(from: Int, limit: Int) throws -> Int {
+        var j = from
+        guard j < limit else { throw error(.syntax, "expected a name", at: j) }
+        let first = base[j]
+        if first < 0x80 {
+            guard nameClass(first) & nameStartBit != 0 else {
+                throw error(.syntax, "a name cannot start with '\(Unicode.Scalar(first))'", at: j)
+            }
+        }
+        while j < limit {
+            let b = base[j]
+            if b < 0x80 {
+                if nameClass(b) & nameCharBit != 0 {
+                    j += 1
+                    continue
+                }
+                if isWhitespace(b) || b == UInt8(ascii: "=") || b == UInt8(ascii: "/") || b == UInt8(ascii: ">") {
+                    break
+                }
+                throw error(.syntax, "'\(Unicode.Scalar(b))' is not allowed in a name", at: j)
+            }
+            guard let length = utf8SequenceLength(at: j, limit: limit) else {
+                throw error(.invalidUTF8, "invalid UTF-8 in a name", at: j)
+            }
+            j += length
+        }
+        return j
+    }
+
+    private func utf8SequenceLength(at i: Int, limit: Int) -> Int? {
+        let b0 = base[i]
+        let length: Int
+        let minimum: UInt32
+        var scalar: UInt32
+        switch b0 {
+        case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(b0 & 0x1F))
+        case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(b0 & 0x0F))
+        case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(b0 & 0x07))
+        default: return nil
+        }
+        guard limit - i >= length else { return nil }
+        for k in 1..<length {
+            let b = base[i + k]
+            guard b & 0xC0 == 0x80 else { return nil }
+            scalar = scalar << 6 | UInt32(b & 0x3F)
+        }
+        guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return nil }
+        return length
+    }
+
+    // MARK: Comments, CDATA, declarations, processing instructions
+
+    private func hasPrefix(_ literal: StaticString, at i: Int) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        return end - i >= n && memcmp(base + i, literal.utf8Start, n) == 0
+    }
+
+    /// Finds `terminator` (2 or 3 bytes) from `start` and returns the index after it, and how
+    /// far the buffer moved meanwhile. With `dropping`, scanned bytes may leave the buffer;
+    /// with `keepingText`, they are appended to `text` (CDATA inside a kept text).
+    private mutating func skip(
+        past terminator: StaticString, from start: Int, what: String, dropping: Bool, keepingText: Bool = false
+    ) throws -> (next: Int, shift: Int) {
+        let n = terminator.utf8CodeUnitCount
+        let first = terminator.utf8Start[0]
+        var i = start
+        var run = i
+        var totalShift = 0
+        while true {
+            while i < end, base[i] != first { i += 1 }
+            if end - i < n {
+                if keepingText {
+                    try keep(run, i)
+                    run = i
+                }
+                if dropping { mark = i }
+                let shift = try refill()
+                i -= shift
+                run -= shift
+                totalShift += shift
+                if end - i < n && sourceExhausted { throw endOfFileError("in \(what)", at: end) }
+                continue
+            }
+            if memcmp(base + i, terminator.utf8Start, n) == 0 {
+                if keepingText { try keep(run, i) }
+                return (i + n, totalShift)
+            }
+            if first == UInt8(ascii: "-") && base[i + 1] == UInt8(ascii: "-") {
+                throw error(.syntax, "'--' inside a comment", at: i)
+            }
+            i += 1
+        }
+    }
+
+    private mutating func skipDeclaration(at t: Int, keepingCDATA: Bool) throws -> Int {
+        if hasPrefix("<!--", at: t) {
+            return try skip(past: "-->", from: t + 4, what: "a comment", dropping: !keepingCDATA).next
+        }
+        if hasPrefix("<![CDATA[", at: t) {
+            guard !openStarts.isEmpty else { throw error(.syntax, "CDATA outside the root element", at: t) }
+            return try skip(
+                past: "]]>", from: t + 9, what: "a CDATA section", dropping: !keepingCDATA, keepingText: keepingCDATA
+            ).next
+        }
+        if hasPrefix("<!DOCTYPE", at: t) {
+            guard !rootSeen else { throw error(.syntax, "a DOCTYPE after the root element started", at: t) }
+            return try skipDoctype(at: t)
+        }
+        throw error(.syntax, "unknown markup declaration; expected <!--, <![CDATA[ or <!DOCTYPE", at: t)
+    }
+
+    /// Skips `<!DOCTYPE …>`, refusing any entity declaration in an internal subset.
+    private mutating func skipDoctype(at start: Int) throws -> Int {
+        var t = start
+        var i = t + 9
+        var quote: UInt8 = 0
+        var brackets = 0
+        while true {
+            if i == end {
+                let shift = try refill()
+                i -= shift
+                t -= shift
+                if i == end { throw endOfFileError("in the DOCTYPE", at: i) }
+                continue
+            }
+            let b = base[i]
+            if quote != 0 {
+                if b == quote { quote = 0 }
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: "[") {
+                brackets += 1
+            } else if b == UInt8(ascii: "]") {
+                brackets -= 1
+            } else if b == UInt8(ascii: ">") && brackets <= 0 {
+                break
+            }
+            i += 1
+        }
+        for k in t..<i where base[k] == UInt8(ascii: "<") && hasPrefix("<!ENTITY", at: k) {
+            throw error(
+                .entityDeclaration, "entity declarations are not allowed (<!ENTITY in the DOCTYPE)", at: k)
+        }
+        return i + 1
+    }
+
+    private mutating func skipProcessingInstruction(at start: Int) throws -> Int {
+        let (after, shift) = try skip(past: "?>", from: start + 2, what: "a processing instruction", dropping: false)
+        let start = start - shift
+        if hasPrefix("<?xml", at: start) { try checkDeclaration(from: start, to: after) }
+        return after
+    }
+
+    /// In `<?xml … encoding="…"?>`, accepts only UTF-8 (or its subset US-ASCII).
+    private func checkDeclaration(from start: Int, to after: Int) throws {
+        guard after - start > 6, isWhitespace(base[start + 5]) else { return }  // `<?xml-stylesheet`
+        var k = start + 5
+        while k + 8 < after {
+            if memcmp(base + k, "encoding", 8) == 0 {
+                var j = k + 8
+                while j < after, isWhitespace(base[j]) || base[j] == UInt8(ascii: "=") { j += 1 }
+                guard j < after, base[j] == UInt8(ascii: "\"") || base[j] == UInt8(ascii: "'") else { return }
+                let q = base[j]
+                let valueStart = j + 1
+                var valueEnd = valueStart
+                while valueEnd < after, base[valueEnd] != q { valueEnd += 1 }
+                let value = quoted(valueStart, valueEnd).lowercased()
+                guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(value) else {
+                    throw error(
+                        .unsupportedEncoding, "the encoding \(quoted(valueStart, valueEnd)) is not supported; convert the file to UTF-8",
+                        at: valueStart)
+                }
+                return
+            }
+            k += 1
+        }
+    }
+
+    // MARK: References
+
+    /// Reads `&…;` at `i` in streamed text. Returns the scalar and the index after `;`.
+    private mutating func readReference(at i: Int) throws -> (scalar: UInt32, next: Int) {
+        let i = try ensure(16, at: i)
+        return try decodeReference(at: i, limit: end)
+    }
+
+    /// Decodes `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&#…;` or `&#x…;` at `i`.
+    private func decodeReference(at i: Int, limit: Int) throws -> (scalar: UInt32, next: Int) {
+        var semicolon = i + 1
+        while semicolon < limit, semicolon - i <= 12, base[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
+        guard semicolon < limit, base[semicolon] == UInt8(ascii: ";") else {
+            throw error(.undefinedEntity, "'&' must start a reference such as &amp;", at: i)
+        }
+        let name = UnsafeBufferPointer(start: base + i + 1, count: semicolon - i - 1)
+        func named(_ literal: StaticString) -> Bool {
+            name.count == literal.utf8CodeUnitCount && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
+        }
+        let next = semicolon + 1
+        if named("amp") { return (0x26, next) }
+        if named("lt") { return (0x3C, next) }
+        if named("gt") { return (0x3E, next) }
+        if named("quot") { return (0x22, next) }
+        if named("apos") { return (0x27, next) }
+        guard name.count >= 2, name[0] == UInt8(ascii: "#") else {
+            throw error(.undefinedEntity, "undefined entity &\(quoted(i + 1, semicolon));", at: i)
+        }
+        var value: UInt32 = 0
+        let hex = name[1] == UInt8(ascii: "x")
+        let digits = name[(hex ? 2 : 1)...]
+        guard !digits.isEmpty else {
+            throw error(.badCharacterReference, "&\(quoted(i + 1, semicolon)); is not a character reference", at: i)
+        }
+        for b in digits {
+            let d: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: d = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: d = UInt32(b - UInt8(ascii: "A") + 10)
+            default:
+                throw error(.badCharacterReference, "&\(quoted(i + 1, semicolon)); is not a character reference", at: i)
+            }
+            value = value * (hex ? 16 : 10) + d
+        }
+        let isXMLChar =
+            value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+            || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+        guard isXMLChar else {
+            throw error(.badCharacterReference, "&\(quoted(i + 1, semicolon)); is not an XML character", at: i)
+        }
+        return (value, next)
+    }
+}
+
+// MARK: - Character classes
+
+private let whitespaceBit: UInt8 = 1
+private let nameStartBit: UInt8 = 2
+private let nameCharBit: UInt8 = 4
+
+private let asciiClasses: [UInt8] = (0..<128).map { (c: Int) -> UInt8 in
+    let s = UInt8(c)
+    var bits: UInt8 = 0
+    if s == 0x20 || s == 0x09 || s == 0x0A || s == 0x0D { bits |= whitespaceBit }
+    let letter = (0x41...0x5A).contains(s) || (0x61...0x7A).contains(s) || s == UInt8(ascii: "_") || s == UInt8(ascii: ":")
+    if letter { bits |= nameStartBit | nameCharBit }
+    if (0x30...0x39).contains(s) || s == UInt8(ascii: "-") || s == UInt8(ascii: ".") { bits |= nameCharBit }
+    return bits
+}
+
+@inline(__always)
+private func nameClass(_ b: UInt8) -> UInt8 { asciiClasses.withUnsafeBufferPointer { $0[Int(b)] } }
+
+/// XML whitespace: space, tab, line feed, carriage return.
+@inline(__always)
+func isWhitespace(_ b: UInt8) -> Bool {
+    b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D
+}

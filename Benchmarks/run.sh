@@ -34,5 +34,5 @@ for preset in city country; do
     "$waymark" bench regions --synthetic "$preset" --repeat "$repeat" --spatialite-baseline 2000
 done
 echo "# Region engine: Natural Earth urban areas (2,143 polygons), random fixes over their extent" >&2
-"$waymark" bench regions --regions "$shared/geojson/ne_50m_urban_areas.json" --random-fixes 100000 \
+"$waymark" bench regions --regions "$shared/geojson/ne_50m_urban_areas.json" --number-unnamed --random-fixes 100000 \
     --repeat "$repeat" --spatialite-baseline 2000

@@ -58,7 +58,9 @@ public enum Replay {
         let store = try options.databasePath.map { try WaymarkStore(path: $0, logger: logger) }
             ?? WaymarkStore.inMemory(logger: logger)
         if !options.regionPaths.isEmpty {
-            let regions = try GeoJSONRegionLoader.load(paths: options.regionPaths, idProperty: options.idProperty)
+            let regions = try GeoJSONRegionLoader.load(
+                paths: options.regionPaths, idProperty: options.idProperty,
+                unnamedFeatures: options.numberUnnamedFeatures ? .numberByIndex : .reject)
             let report = try store.importRegions(regions, replace: true)
             logger.debug("imported regions", metadata: ["count": "\(report.importedCount)"])
         }

@@ -6,6 +6,8 @@ public struct ReplayOptions: Sendable {
     public var regionPaths: [String]
     /// The feature property that names a region (`--id-property`); see `GeoJSONRegionLoader`.
     public var idProperty: String?
+    /// Name features that have no identifier `FILE#INDEX` instead of rejecting them.
+    public var numberUnnamedFeatures: Bool = false
     /// The SpatiaLite database the regions are imported into; a private in-memory one when nil.
     public var databasePath: String?
     public var pacing: Pacing

@@ -33,6 +33,9 @@ struct BenchCommand: ParsableCommand {
         @Option(name: .customLong("id-property"), help: "Feature property that names a region.")
         var idProperty: String?
 
+        @Flag(name: .customLong("number-unnamed"), help: "Name features that have no identifier FILE#INDEX (e.g. ne_50m_urban_areas#17) instead of rejecting them.")
+        var numberUnnamed = false
+
         @Option(help: "Instead of files: 'city' (0.4° × 0.5°, dense) or 'country' (7.5° × 9°, sparse) synthetic data: half circles as 32-gons of 100–500 m, half star polygons of 100–600 m, and uniform random fixes.")
         var synthetic: String?
 
@@ -101,7 +104,8 @@ struct BenchCommand: ParsableCommand {
                 let box = country ? SyntheticRegions.countryBox : SyntheticRegions.cityBox
                 return (regions, SyntheticFixes.uniform(in: box, count: fixCount, seed: seed &+ 1))
             }
-            let regions = try GeoJSONRegionLoader.load(paths: [self.regions!], idProperty: idProperty)
+            let regions = try GeoJSONRegionLoader.load(
+                paths: [self.regions!], idProperty: idProperty, unnamedFeatures: numberUnnamed ? .numberByIndex : .reject)
             if let randomFixes {
                 let corners = regions.flatMap(\.corners)
                 guard let box = BoundingBox(enclosing: corners) else { throw CommandError("no regions in \(self.regions!)") }

@@ -34,6 +34,9 @@ struct RegionsCommand: ParsableCommand {
         @Option(name: .customLong("id-property"), help: "Feature property that names a region.")
         var idProperty: String?
 
+        @Flag(name: .customLong("number-unnamed"), help: "Name features that have no identifier FILE#INDEX (e.g. ne_50m_urban_areas#17) instead of rejecting them.")
+        var numberUnnamed = false
+
         @Flag(help: "Replace regions whose identifier is already stored (default: an error).")
         var replace = false
 
@@ -43,7 +46,8 @@ struct RegionsCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            let regions = try GeoJSONRegionLoader.load(paths: paths, idProperty: idProperty)
+            let regions = try GeoJSONRegionLoader.load(
+                paths: paths, idProperty: idProperty, unnamedFeatures: numberUnnamed ? .numberByIndex : .reject)
             let report = try store.open().importRegions(regions, replace: replace, skipInvalid: skipInvalid)
             for rejected in report.rejected { printError("rejected \(rejected)") }
             print("imported \(report.inserted.count) new and \(report.replaced.count) replaced regions; rejected \(report.rejected.count)")

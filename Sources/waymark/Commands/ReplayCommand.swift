@@ -32,6 +32,9 @@ struct ReplayCommand: AsyncParsableCommand {
         help: "Feature property that names a region (default: the feature's id, then properties.identifier, then properties.name).")
     var idProperty: String?
 
+    @Flag(name: .customLong("number-unnamed"), help: "Name features that have no identifier FILE#INDEX (e.g. ne_50m_urban_areas#17) instead of rejecting them.")
+    var numberUnnamed = false
+
     @Option(name: .customLong("db"), help: "SpatiaLite database to import the regions into and keep (default: a private in-memory one). With no --regions, the regions already stored there are used.")
     var database: String?
 
@@ -55,8 +58,9 @@ struct ReplayCommand: AsyncParsableCommand {
         } else {
             pacing = .scaled(by: 1)
         }
-        let options = ReplayOptions(
+        var options = ReplayOptions(
             trackPath: track, regionPaths: regions, idProperty: idProperty, databasePath: database, pacing: pacing)
+        options.numberUnnamedFeatures = numberUnnamed
         let output = FileSink.standardOutput()
         let progress: ReplayProgress? = Terminal.standardErrorIsTerminal ? ReplayProgress(report: { Terminal.status($0) }) : nil
         do {

@@ -217,21 +217,36 @@ private func freeze<C: Collection>(_ elements: C) -> UnsafeMutableBufferPointer<
     return UnsafeMutableBufferPointer(rebasing: buffer[0..<elements.count])
 }
 
-/// Sort-Tile-Recursive leaf order: sort by box centre longitude, cut into √(leaves) vertical
-/// slices, sort each slice by centre latitude. Consecutive runs of `capacity` are then leaves.
+/// Sort-Tile-Recursive order, applied top-down so that every level of the packed tree is
+/// tiled (not only the leaves): the entries under each node are cut into √(children) slices
+/// by box-centre longitude, each slice sorted by latitude and cut into the children, which
+/// are tiled the same way. Children hold `capacity^k` entries, so consecutive packing of
+/// every level reproduces exactly these tiles.
 func strOrder(_ boxes: ContiguousArray<BoundingBox>, capacity: Int) -> [Int] {
-    let n = boxes.count
-    var order = Array(0..<n)
-    guard n > capacity else { return order }
-    let leaves = (n + capacity - 1) / capacity
-    let slices = Int(Double(leaves).squareRoot().rounded(.up))
-    let sliceSize = slices * capacity
-    order.sort { (boxes[$0].centerLongitude, $0) < (boxes[$1].centerLongitude, $1) }
-    var s = 0
-    while s < n {
-        let e = min(s + sliceSize, n)
+    var order = Array(0..<boxes.count)
+    tile(&order, 0..<order.count, boxes, capacity)
+    return order
+}
+
+private func tile(_ order: inout [Int], _ range: Range<Int>, _ boxes: ContiguousArray<BoundingBox>, _ capacity: Int) {
+    let n = range.count
+    guard n > capacity else { return }
+    var childSize = capacity
+    while childSize * capacity < n { childSize *= capacity }
+    let children = (n + childSize - 1) / childSize
+    let slices = Int(Double(children).squareRoot().rounded(.up))
+    let sliceSize = slices * childSize
+    order[range].sort { (boxes[$0].centerLongitude, $0) < (boxes[$1].centerLongitude, $1) }
+    var s = range.lowerBound
+    while s < range.upperBound {
+        let e = min(s + sliceSize, range.upperBound)
         order[s..<e].sort { (boxes[$0].centerLatitude, $0) < (boxes[$1].centerLatitude, $1) }
+        var c = s
+        while c < e {
+            let ce = min(c + childSize, e)
+            tile(&order, c..<ce, boxes, capacity)
+            c = ce
+        }
         s = e
     }
-    return order
 }

@@ -9,6 +9,14 @@ extension Timestamp {
         self = value
     }
 
+    /// The same, for a byte buffer: a concrete overload, so readers in other modules (the GPX
+    /// scanner) get the specialized scanner instead of the generic one, which allocates.
+    public init?(rfc3339 bytes: UnsafeBufferPointer<UInt8>) {
+        var parser = RFC3339Scanner(bytes: bytes)
+        guard let value = parser.parse() else { return nil }
+        self = value
+    }
+
     public init?(rfc3339 string: String) {
         var copy = string
         let parsed = copy.withUTF8 { Timestamp(rfc3339: $0) }

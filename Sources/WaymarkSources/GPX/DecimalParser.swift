@@ -78,9 +78,9 @@ enum DecimalParser {
         if !hasExponent, !truncated, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             var value = Double(mantissa)
             if exponent < 0 {
-                value /= powersOfTen[-exponent]
+                value /= powerOfTen(-exponent)
             } else if exponent > 0 {
-                value *= powersOfTen[exponent]
+                value *= powerOfTen(exponent)
             }
             return negative ? -value : value
         }
@@ -107,10 +107,17 @@ enum DecimalParser {
         return value
     }
 
-    private static let powersOfTen: [Double] = [
+    /// 10^0 … 10^22, the powers of ten a double holds exactly.
+    private static let powersOfTen: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+        Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double) = (
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+    )
+
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> Double {
+        withUnsafeBytes(of: powersOfTen) { $0.load(fromByteOffset: exponent * 8, as: Double.self) }
+    }
 
     /// A non-negative integer (xsd:nonNegativeInteger, e.g. `<sat>`), at most 18 digits.
     static func parseCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {

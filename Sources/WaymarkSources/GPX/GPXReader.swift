@@ -99,7 +99,7 @@ public struct GPXReader {
                 case .document, .done: break
                 }
             case .start:
-                let element = GPXElement(scanner)
+                let element = scanner.element
                 let closed = scanner.selfClosing
                 switch (state, element) {
                 case (.gpx, .trk):
@@ -128,7 +128,7 @@ public struct GPXReader {
     private mutating func readRoot() throws {
         try scanner.start()
         _ = try scanner.nextMarkup()  // a start tag: anything else throws
-        guard GPXElement(scanner) == .gpx else {
+        guard scanner.element == .gpx else {
             throw scanner.error(.notGPX, "the root element is <\(scanner.currentName)>, not <gpx>", at: scanner.tagStart)
         }
         var namespaceVersion: GPXVersion?
@@ -202,7 +202,7 @@ public struct GPXReader {
             case .end, .endOfInput:
                 return point
             case .start:
-                let element = GPXElement(scanner)
+                let element = scanner.element
                 let closed = scanner.selfClosing
                 guard element.isPointField else {
                     if !closed { try scanner.skipElement() }
@@ -304,10 +304,8 @@ enum GPXElement: Equatable {
 
     var name: String { "\(self)" }
 
-    /// The element of the scanner's current start tag.
-    init(_ scanner: XMLScanner) {
-        let p = scanner.base + scanner.localNameStart
-        let n = scanner.nameEnd - scanner.localNameStart
+    /// The element whose local name is the `n` bytes at `p`.
+    init(localName p: UnsafePointer<UInt8>, count n: Int) {
         func equals(_ literal: StaticString) -> Bool {
             n == literal.utf8CodeUnitCount && memcmp(p, literal.utf8Start, n) == 0
         }
@@ -332,5 +330,12 @@ enum GPXElement: Equatable {
         case UInt8(ascii: "c"): self = equals("course") ? .course : .other
         default: self = .other
         }
+    }
+}
+
+extension XMLScanner {
+    /// The GPX element of the current start tag.
+    var element: GPXElement {
+        GPXElement(localName: base + localNameStart, count: nameEnd - localNameStart)
     }
 }

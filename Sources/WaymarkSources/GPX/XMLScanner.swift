@@ -165,11 +165,12 @@ struct XMLScanner {
 
     /// Counts the newlines of bytes about to leave the buffer.
     private mutating func retire(_ count: Int) {
+        let bytes = UnsafeBufferPointer(start: base, count: count)
         var newlines = 0
-        for k in 0..<count { newlines &+= base[k] == 0x0A ? 1 : 0 }
+        for byte in bytes { newlines &+= byte == 0x0A ? 1 : 0 }
         if newlines > 0 {
             var last = count - 1
-            while base[last] != 0x0A { last -= 1 }
+            while bytes[last] != 0x0A { last -= 1 }
             retiredLines += newlines
             columnCarry = scalars(last + 1, count)
         } else {
@@ -180,7 +181,9 @@ struct XMLScanner {
 
     private func scalars(_ from: Int, _ to: Int) -> Int {
         var n = 0
-        for k in from..<max(from, to) { n &+= base[k] & 0xC0 != 0x80 ? 1 : 0 }
+        for byte in UnsafeBufferPointer(start: base + from, count: max(0, to - from)) {
+            n &+= byte & 0xC0 != 0x80 ? 1 : 0
+        }
         return n
     }
 
@@ -766,22 +769,22 @@ struct XMLScanner {
 
 // MARK: - Character classes
 
-private let whitespaceBit: UInt8 = 1
 private let nameStartBit: UInt8 = 2
 private let nameCharBit: UInt8 = 4
 
-private let asciiClasses: [UInt8] = (0..<128).map { (c: Int) -> UInt8 in
-    let s = UInt8(c)
-    var bits: UInt8 = 0
-    if s == 0x20 || s == 0x09 || s == 0x0A || s == 0x0D { bits |= whitespaceBit }
-    let letter = (0x41...0x5A).contains(s) || (0x61...0x7A).contains(s) || s == UInt8(ascii: "_") || s == UInt8(ascii: ":")
-    if letter { bits |= nameStartBit | nameCharBit }
-    if (0x30...0x39).contains(s) || s == UInt8(ascii: "-") || s == UInt8(ascii: ".") { bits |= nameCharBit }
-    return bits
-}
-
+/// The name classes of an ASCII byte: letters, `_` and `:` start names; digits, `-` and `.`
+/// may follow.
 @inline(__always)
-private func nameClass(_ b: UInt8) -> UInt8 { asciiClasses.withUnsafeBufferPointer { $0[Int(b)] } }
+private func nameClass(_ b: UInt8) -> UInt8 {
+    let lower = b | 0x20
+    if (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") {
+        return nameStartBit | nameCharBit
+    }
+    if (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") {
+        return nameCharBit
+    }
+    return 0
+}
 
 /// XML whitespace: space, tab, line feed, carriage return.
 @inline(__always)

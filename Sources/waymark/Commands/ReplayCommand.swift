@@ -5,18 +5,20 @@ import WaymarkReplay
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a GPX track through the region engine and print events as JSON Lines.",
+        abstract: "Replay a GPX track through the region engine, printing JSON Lines.",
         discussion: """
-            Reads the track's points (track points, then route points; waypoints are not a path) in \
-            document order, imports the regions into a SpatiaLite database (validated with \
-            ST_IsValid), and runs every fix through the region engine.
+            Reads the track's points (track points, then route points; waypoints are \
+            not a path) in document order, imports the regions into a SpatiaLite \
+            database (validated with ST_IsValid), and runs every fix through the \
+            region engine.
 
-            Output, one JSON object per line on standard output:
-              {"kind":"state","time":…,"latitude":…,"longitude":…,"inside":[IDs]}   (first fix)
-              {"kind":"region","transition":"enter"|"exit","region":ID,"time":"…Z","latitude":…,"longitude":…}
-              {"kind":"summary","fixes":N,"untimedFixes":N,"regions":N,"transitions":{…}}   (last)
-            Times are RFC 3339 in UTC; an untimed point gives "time":null. Warnings and progress go to \
-            standard error. Exit status 0 on success, 1 on bad input (with file:line:column).
+            Output: one JSON object per line on standard output, each with a "kind":
+              state    the first fix: time, latitude, longitude, inside (region IDs)
+              region   transition (enter|exit), region, time, latitude, longitude
+              summary  the last line: fixes, untimedFixes, regions, transitions
+            Times are RFC 3339 in UTC; an untimed point has "time":null. Warnings \
+            and progress go to standard error. Exit status: 0 on success, 1 on bad \
+            input (reported as FILE:LINE:COLUMN: message), 64 on bad options.
             """)
 
     @Argument(help: "The GPX 1.0 or 1.1 file to replay.")

@@ -151,6 +151,14 @@ struct GPXReaderErrorTests {
         #expect(error?.description == "/nonexistent/track.gpx:1:1: cannot open: No such file or directory")
     }
 
+    @Test func nestingDeeperThanTheLimitIsRefused() {
+        let deep = "<gpx>" + String(repeating: "<a>", count: 5000)
+        let error = gpxError(Array(deep.utf8))
+        #expect(error?.code == .tooLong)
+        #expect(error?.message == "elements nested deeper than 1024 levels")
+        #expect(error?.location.column == 6 + 1023 * 3)
+    }
+
     @Test func aTagLongerThanTheLimitIsRefused() {
         let huge = "<gpx creator=\"" + String(repeating: "x", count: 2 << 20) + "\"/>"
         let error = gpxError(Array(huge.utf8), bufferSize: 64 * 1024)

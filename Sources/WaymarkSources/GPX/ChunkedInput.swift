@@ -6,8 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// An open file descriptor, closed when the last reader sharing it is released.
-final class FileDescriptor {
+/// An open file descriptor, closed when the last reader sharing it is released. Immutable;
+/// `pread` at explicit offsets makes sharing it between copies safe.
+final class FileDescriptor: Sendable {
     let rawValue: Int32
 
     init(rawValue: Int32) { self.rawValue = rawValue }
@@ -16,7 +17,11 @@ final class FileDescriptor {
 }
 
 /// The bytes a reader scans: a heap block it owns, copied when a copied reader refills.
-final class ChunkStorage {
+///
+/// Unchecked `Sendable`: like an array's buffer, it is written only by a reader that holds
+/// the sole reference (checked with `isKnownUniquelyReferenced` before every refill), and
+/// shared copies only read it.
+final class ChunkStorage: @unchecked Sendable {
     private(set) var pointer: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
 
@@ -45,7 +50,7 @@ final class ChunkStorage {
 
 /// Where the bytes come from. Files are read with `pread(2)` at the reader's own offset, so
 /// a copied reader (a value) continues independently of the original.
-enum ByteSource {
+enum ByteSource: Sendable {
     case file(FileDescriptor)
     case memory([UInt8])
 
@@ -76,7 +81,7 @@ enum ByteSource {
     }
 }
 
-struct Errno: Error {
+struct Errno: Error, Sendable {
     var rawValue: Int32
     init(_ rawValue: Int32) { self.rawValue = rawValue }
 

@@ -4,7 +4,7 @@ import WaymarkCore
 ///
 /// Waypoints are not a path, so they are skipped (and counted). The counters let a caller
 /// report, for example, "291 of 296 points have no time".
-public struct GPXFixSource: FixSource {
+public struct GPXFixSource: FixSource, Sendable {
     private var reader: GPXReader
     /// Track and route points returned so far.
     public private(set) var pointCount = 0

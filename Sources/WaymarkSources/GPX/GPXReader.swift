@@ -21,8 +21,8 @@ import Darwin
 /// Malformed input throws a ``GPXError`` with the file, line and column; after an error every
 /// further call throws the same error. A reader is a value: a copy continues independently
 /// (for files it reads with `pread`, so copies do not share a file position). The file is
-/// closed when the last copy is released.
-public struct GPXReader {
+/// closed when the last copy is released. Copies may be sent to other tasks, as arrays can.
+public struct GPXReader: Sendable {
     /// The default read size: 256 KiB.
     public static let defaultBufferSize = 256 * 1024
 
@@ -289,7 +289,7 @@ public struct GPXReader {
 }
 
 /// The GPX elements the reader acts on, by local name.
-enum GPXElement: Equatable {
+enum GPXElement: Equatable, Sendable {
     case gpx, trk, trkseg, trkpt, rte, rtept, wpt
     case ele, time, hdop, vdop, pdop, sat, fix, name, speed, course
     case other

@@ -19,8 +19,8 @@ import Darwin
 /// Indices are into the chunk buffer and are valid until the next refill, that is, until the
 /// next call that reads. Locations are computed only when an error is reported: the scanner
 /// counts newlines in each chunk as it retires it, and counts the rest on demand.
-struct XMLScanner {
-    enum Markup: Equatable {
+struct XMLScanner: Sendable {
+    enum Markup: Equatable, Sendable {
         /// A start tag; its name and attributes are in `nameStart…`, `attributes`, and
         /// `selfClosing` says whether it was `<…/>` (then no end tag follows).
         case start
@@ -30,7 +30,7 @@ struct XMLScanner {
         case endOfInput
     }
 
-    struct Attribute {
+    struct Attribute: Sendable {
         var nameStart: Int
         var nameEnd: Int
         var valueStart: Int
@@ -43,10 +43,14 @@ struct XMLScanner {
     private var source: ByteSource
     private var sourceOffset = 0
     private var storage: ChunkStorage
-    private(set) var base: UnsafeMutablePointer<UInt8>
+    /// `storage.pointer`, cached for the hot loops; it follows `storage` through every copy and
+    /// growth, so it is as safe to send as `storage`.
+    nonisolated(unsafe) private(set) var base: UnsafeMutablePointer<UInt8>
     private let chunkSize: Int
     /// The most bytes one token (a tag, a kept text) may occupy.
     let maxTokenBytes: Int
+    /// The deepest nesting accepted (GPX needs 5; extensions a few more).
+    let maxDepth = 1024
 
     /// Next byte to scan.
     private(set) var pos = 0
@@ -489,6 +493,9 @@ struct XMLScanner {
             rootSeen = true
         }
         if !selfClosing {
+            guard openStarts.count < maxDepth else {
+                throw error(.tooLong, "elements nested deeper than \(maxDepth) levels", at: t)
+            }
             openStarts.append(openNames.count)
             openNames.append(contentsOf: UnsafeBufferPointer(start: base + nameStart, count: nameEnd - nameStart))
         }

@@ -118,9 +118,9 @@ struct GPXReaderTests {
         #expect(point.fix.altitude == 12.5)
     }
 
-    @Test func referencesInCoordinates() throws {
-        let point = try Self.point("", "lat='&#52;6.5' lon=\"13.25\"")
-        #expect(point.fix.coordinate.latitude == 46.5)
+    @Test func referencesAndWhitespaceInCoordinates() throws {
+        let point = try Self.point("", "lat='&#52;6.5' lon=\" 13.25\n\"")
+        #expect(point.fix.coordinate == Coordinate(latitude: 46.5, longitude: 13.25))
     }
 
     @Test func commentsProcessingInstructionsAndAPlainDoctype() throws {

@@ -270,12 +270,20 @@ public struct GPXReader: Sendable {
 
     /// The value of a `lat` or `lon` attribute as a number.
     private mutating func number(of attribute: XMLScanner.Attribute, _ name: String) throws -> Double {
+        // xsd:decimal collapses whitespace, so ` 46.5 ` is 46.5.
+        func parseTrimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+            var from = 0
+            var to = bytes.count
+            while from < to, isWhitespace(bytes[from]) { from += 1 }
+            while to > from, isWhitespace(bytes[to - 1]) { to -= 1 }
+            return DecimalParser.parse(UnsafeBufferPointer(rebasing: bytes[from..<to]))
+        }
         let value: Double?
         if attribute.hasReference {
             try scanner.decodeValue(attribute)
-            value = scanner.text.withUnsafeBufferPointer { DecimalParser.parse($0) }
+            value = scanner.text.withUnsafeBufferPointer { parseTrimmed($0) }
         } else {
-            value = DecimalParser.parse(
+            value = parseTrimmed(
                 UnsafeBufferPointer(
                     start: scanner.base + attribute.valueStart, count: attribute.valueEnd - attribute.valueStart))
         }

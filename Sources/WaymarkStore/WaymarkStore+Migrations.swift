@@ -19,6 +19,8 @@ extension WaymarkStore {
                         CHECK ((kind = 'circle') = (radius IS NOT NULL))
                     )
                     """)
+            // max(radius) bounds the circle search of every reference query: keep it O(log n).
+            try db.execute(sql: "CREATE INDEX regions_by_radius ON regions(radius)")
             // SRID 4326, any geometry type, XY, NOT NULL. Circles are their centre POINT,
             // polygon regions a MULTIPOLYGON.
             try expectOne(

@@ -19,7 +19,7 @@ extension WaymarkStore {
     public func containingRegionIdentifiers(_ coordinate: Coordinate) throws -> [String] {
         do {
             return try database.read { db in
-                let maxRadius = try Double.fetchOne(db, sql: "SELECT max(radius) FROM regions WHERE kind = 'circle'")
+                let maxRadius = try Double.fetchOne(db, sql: "SELECT max(radius) FROM regions")
                 var identifiers = try String.fetchAll(
                     db,
                     sql: """

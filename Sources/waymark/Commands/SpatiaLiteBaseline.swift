@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import WaymarkCore
 import WaymarkRegions
@@ -17,8 +18,14 @@ enum SpatiaLiteBaseline {
     static func run(regions: [Region], fixes: [Fix]) throws -> Result {
         var logger = Logger(label: "waymark.bench")
         logger.logLevel = .error
-        let store = try WaymarkStore.inMemory(logger: logger)
-        try store.importRegions(regions, replace: true, skipInvalid: true)
+        // A real file, reopened after the import: SpatiaLite answers far more slowly on the
+        // connection that created the schema (PLATFORM.md), and users query files.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("regions.sqlite").path
+        try WaymarkStore(path: path, logger: logger).importRegions(regions, replace: true, skipInvalid: true)
+        let store = try WaymarkStore(path: path, logger: logger)
         let index = RegionIndex(regions: regions)
         var engineAnswer: [Int32] = []
         var answers: [[String]] = []

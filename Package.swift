@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, found through pkg-config.
@@ -52,11 +55,30 @@ let package = Package(
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The local HTTP/JSON API (Unix socket, optional loopback TCP with a bearer token).
+        .target(
+            name: "WaymarkAPI",
+            dependencies: [
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // `waymark serve`: configuration, the live pipeline (gpsd or replay → store → engine →
+        // events), signals, as services in one ServiceGroup.
+        .target(
+            name: "WaymarkDaemon",
+            dependencies: [
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
+                "WaymarkAPI",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "waymark",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkReplay", "WaymarkSimulation", "WaymarkExport",
+                "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkAPI", "WaymarkDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -76,6 +98,15 @@ let package = Package(
         .testTarget(
             name: "WaymarkSimulationTests",
             dependencies: ["WaymarkSimulation", "WaymarkExport", "WaymarkSources", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkAPITests",
+            dependencies: [
+                "WaymarkAPI", "WaymarkTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
+        .testTarget(
+            name: "WaymarkDaemonTests",
+            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
     ],

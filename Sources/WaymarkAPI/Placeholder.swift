@@ -1,0 +1,1 @@
+// The local API; see docs/api.md.

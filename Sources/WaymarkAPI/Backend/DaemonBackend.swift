@@ -1,0 +1,91 @@
+import WaymarkCore
+import WaymarkRegions
+import WaymarkStore
+
+/// What the API needs from the daemon. The daemon implements it over its store and pipeline;
+/// tests use an in-memory fake.
+///
+/// Every method may be called concurrently from many requests.
+public protocol DaemonBackend: Sendable {
+    /// What the daemon is doing now, for `GET /v1/status` and `GET /metrics`.
+    func status() async -> DaemonStatus
+    /// The most recent fix recorded, or `nil` when none has been.
+    func lastFix() async throws -> HistoryEntry?
+    /// Recorded fixes, gaps and events in time order, filtered by `request`.
+    func history(_ request: HistoryRequest) async throws -> [HistoryEntry]
+    /// Every stored region.
+    func regions() async throws -> [Region]
+    /// Stores `regions` in one transaction. Throws `StoreError` (`invalidRegions`,
+    /// `duplicateIdentifier`, …) and writes nothing when the import is refused.
+    func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport
+    /// Removes a region; `false` when there was no region with that identifier.
+    func removeRegion(identifier: String) async throws -> Bool
+    /// Whether the device is inside the region now; `nil` when there is no such region.
+    func regionState(identifier: String) async throws -> RegionStateInfo?
+    /// Fixes and events as they are recorded, each with its JSON object (same shapes as
+    /// history). The stream finishing ends the `/v1/stream` responses reading it.
+    func live() async -> AsyncStream<HistoryEntry>
+}
+
+/// One recorded item: a fix, a gap in reception, or a region event.
+public struct HistoryEntry: Sendable, Equatable {
+    /// The kinds `kind` takes.
+    public static let kinds: Set<String> = ["fix", "gap", "event"]
+
+    /// `fix`, `gap` or `event`.
+    public var kind: String
+    public var time: Timestamp
+    /// Where it happened, when the entry has a position (fixes, and events located at a fix).
+    public var coordinate: Coordinate?
+    /// The entry as one compact JSON object, spliced into responses verbatim, e.g.
+    /// `{"kind":"fix","time":"2024-05-01T12:00:00Z","latitude":52.1,"longitude":4.3}`.
+    public var json: String
+
+    public init(kind: String, time: Timestamp, coordinate: Coordinate? = nil, json: String) {
+        self.kind = kind
+        self.time = time
+        self.coordinate = coordinate
+        self.json = json
+    }
+}
+
+/// Which history entries to return. Bounds are inclusive; `nil` means unbounded.
+public struct HistoryRequest: Sendable, Equatable {
+    public var from: Timestamp?
+    public var to: Timestamp?
+    /// Kinds to include (`fix`, `gap`, `event`); empty means all.
+    public var kinds: Set<String>
+    /// At most this many entries, the earliest first; `nil` for no limit.
+    public var limit: Int?
+
+    public init(from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<String> = [], limit: Int? = nil) {
+        self.from = from
+        self.to = to
+        self.kinds = kinds
+        self.limit = limit
+    }
+}
+
+/// Whether the device is inside a region, as the region engine last decided.
+public struct RegionStateInfo: Sendable, Equatable {
+    public var identifier: String
+    /// `inside`, `outside` or `unknown` (no fix since the region was added).
+    public var state: String
+    /// When the region entered this state, when known.
+    public var since: Timestamp?
+
+    public init(identifier: String, state: String, since: Timestamp? = nil) {
+        self.identifier = identifier
+        self.state = state
+        self.since = since
+    }
+
+    /// `{"identifier":"…","state":"inside","since":"…Z"|null}`
+    public var json: String {
+        var w = JSONObjectWriter()
+        w.add("identifier", identifier)
+        w.add("state", state)
+        w.add("since", since?.rfc3339)
+        return w.object
+    }
+}

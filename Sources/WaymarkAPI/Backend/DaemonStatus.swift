@@ -1,0 +1,93 @@
+import WaymarkCore
+
+/// A snapshot of the daemon for `GET /v1/status` (as `json`) and `GET /metrics`.
+public struct DaemonStatus: Sendable, Equatable {
+    /// Where fixes come from and how that is going.
+    public struct Source: Sendable, Equatable {
+        public enum Kind: String, Sendable, Equatable {
+            /// A gpsd daemon (live receiver).
+            case gpsd
+            /// A GPX file replayed in real or scaled time.
+            case replay
+        }
+
+        public var kind: Kind
+        /// Where, in the user's words: `localhost:2947`, `ride.gpx ×10`.
+        public var description: String
+        /// Whether the source is reachable (gpsd socket open, file readable).
+        public var connected: Bool
+        /// Whether fixes are being asked for (gpsd `WATCH` sent, replay running).
+        public var watching: Bool
+        /// The last error from the source, cleared once it works again.
+        public var lastError: String?
+
+        public init(kind: Kind, description: String, connected: Bool, watching: Bool, lastError: String? = nil) {
+            self.kind = kind
+            self.description = description
+            self.connected = connected
+            self.watching = watching
+            self.lastError = lastError
+        }
+    }
+
+    /// Names of the counters the daemon reports; others may be added and are exported too.
+    public enum Counter {
+        public static let fixesRecorded = "fixesRecorded"
+        public static let gapsRecorded = "gapsRecorded"
+        public static let eventsRecorded = "eventsRecorded"
+        /// Fixes refused by validation (invalid coordinates, out of order, too inaccurate).
+        public static let fixesDropped = "fixesDropped"
+        /// Handler processes started for events.
+        public static let handlersRun = "handlersRun"
+        public static let handlersFailed = "handlersFailed"
+    }
+
+    /// The daemon's version, e.g. `0.3.0`.
+    public var version: String
+    /// Seconds since the daemon started.
+    public var uptime: Double
+    public var source: Source
+    /// The most recent fix, when there is one.
+    public var lastFix: HistoryEntry?
+    /// The SpatiaLite database file in use.
+    public var databasePath: String
+    /// Regions being monitored.
+    public var regionCount: Int
+    /// Monotonic counts since start, keyed by `Counter` names.
+    public var counters: [String: Int]
+
+    public init(
+        version: String, uptime: Double, source: Source, lastFix: HistoryEntry? = nil, databasePath: String,
+        regionCount: Int, counters: [String: Int] = [:]
+    ) {
+        self.version = version
+        self.uptime = uptime
+        self.source = source
+        self.lastFix = lastFix
+        self.databasePath = databasePath
+        self.regionCount = regionCount
+        self.counters = counters
+    }
+
+    /// The `GET /v1/status` body: `{"version":…,"uptimeSeconds":…,"source":{…},"lastFix":{…}|null,
+    /// "databasePath":…,"regionCount":…,"counters":{…}}` with counters sorted by name.
+    public var json: String {
+        var s = JSONObjectWriter()
+        s.add("kind", source.kind.rawValue)
+        s.add("description", source.description)
+        s.add("connected", source.connected)
+        s.add("watching", source.watching)
+        s.add("lastError", source.lastError)
+        var c = JSONObjectWriter()
+        for (name, value) in counters.sorted(by: { $0.key < $1.key }) { c.add(name, value) }
+        var w = JSONObjectWriter()
+        w.add("version", version)
+        w.add("uptimeSeconds", uptime)
+        w.addRaw("source", s.object)
+        w.addRaw("lastFix", lastFix?.json ?? "null")
+        w.add("databasePath", databasePath)
+        w.add("regionCount", regionCount)
+        w.addRaw("counters", c.object)
+        return w.object
+    }
+}

@@ -1,0 +1,77 @@
+import Hummingbird
+import WaymarkCore
+
+/// The query of `GET /v1/history` (and its shorthands): which entries, and in which format.
+struct HistoryQuery: Sendable, Equatable {
+    enum Format: String, Sendable {
+        /// `{"items":[…]}`
+        case json
+        /// A GeoJSON FeatureCollection of Point features.
+        case geojson
+    }
+
+    var request: HistoryRequest
+    var format: Format
+
+    /// Reads `from`, `to` (RFC 3339), `kind` (repeatable or comma separated; unless `presetKinds`
+    /// fixes it), `limit` (integer ≥ 0) and `format`. Throws a 400 naming the parameter.
+    init(_ parameters: Parameters, presetKinds: Set<String>? = nil) throws(APIError) {
+        request = HistoryRequest()
+        request.from = try Self.time(parameters, "from")
+        request.to = try Self.time(parameters, "to")
+        if let from = request.from, let to = request.to, to < from {
+            throw .invalidParameter("to", "\(to.rfc3339) is before from \(from.rfc3339)")
+        }
+        if let presetKinds {
+            guard parameters.get("kind") == nil else {
+                throw .invalidParameter("kind", "this endpoint returns \(presetKinds.sorted().joined(separator: ", ")) only")
+            }
+            request.kinds = presetKinds
+        } else {
+            for value in parameters.getAll("kind") {
+                for kind in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    let kind = String(kind)
+                    guard HistoryEntry.kinds.contains(kind) else {
+                        throw .invalidParameter("kind", "unknown kind \"\(kind)\"; expected fix, gap or event")
+                    }
+                    request.kinds.insert(kind)
+                }
+            }
+        }
+        if let text = parameters.get("limit") {
+            guard let limit = Int(text), limit >= 0 else {
+                throw .invalidParameter("limit", "\"\(text)\" is not a whole number ≥ 0")
+            }
+            request.limit = limit
+        }
+        let format = parameters.get("format") ?? "json"
+        guard let parsed = Format(rawValue: format) else {
+            throw .invalidParameter("format", "unknown format \"\(format)\"; expected json or geojson")
+        }
+        self.format = parsed
+    }
+
+    private static func time(_ parameters: Parameters, _ name: String) throws(APIError) -> Timestamp? {
+        guard let text = parameters.get(name) else { return nil }
+        guard let time = Timestamp(rfc3339: text) else {
+            throw .invalidParameter(name, "\"\(text)\" is not an RFC 3339 time such as 2024-05-01T12:00:00Z")
+        }
+        return time
+    }
+
+    /// The response body for `entries` in this query's format.
+    func body(_ entries: [HistoryEntry]) -> String {
+        switch format {
+        case .json:
+            return "{\"items\":[" + entries.map(\.json).joined(separator: ",") + "]}"
+        case .geojson:
+            let features = entries.compactMap { entry -> String? in
+                guard let c = entry.coordinate else { return nil }
+                return "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":["
+                    + JSONObjectWriter.number(c.longitude) + "," + JSONObjectWriter.number(c.latitude)
+                    + "]},\"properties\":" + entry.json + "}"
+            }
+            return "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"
+        }
+    }
+}

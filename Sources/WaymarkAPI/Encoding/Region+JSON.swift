@@ -1,0 +1,72 @@
+import WaymarkCore
+import WaymarkGeoJSON
+import WaymarkRegions
+
+extension Region {
+    /// The summary `GET /v1/regions` lists: identifier, kind, the circle's centre and radius
+    /// (metres) or the polygon count, and the feature's properties.
+    var summaryJSON: String {
+        var w = JSONObjectWriter()
+        w.add("identifier", identifier)
+        switch shape {
+        case .circle(let center, let radius):
+            w.add("kind", "circle")
+            var c = JSONObjectWriter()
+            c.add("latitude", center.latitude)
+            c.add("longitude", center.longitude)
+            w.addRaw("center", c.object)
+            w.add("radius", radius)
+        case .polygons(let polygons):
+            w.add("kind", "polygons")
+            w.add("polygonCount", polygons.count)
+        }
+        w.addRaw("properties", propertiesJSON ?? "null")
+        return w.object
+    }
+
+    /// The region as a GeoJSON Feature (RFC 7946) that `POST /v1/regions` reads back to the same
+    /// region: a circle is a Point with `properties.radius` in metres; one polygon a Polygon,
+    /// several a MultiPolygon. `id` is the identifier.
+    var featureJSON: String {
+        var geometry = JSONObjectWriter()
+        var properties = propertiesJSON ?? "{}"
+        switch shape {
+        case .circle(let center, let radius):
+            geometry.add("type", "Point")
+            geometry.addRaw("coordinates", Self.position(center))
+            properties = Self.adding(radius: radius, to: properties)
+        case .polygons(let polygons) where polygons.count == 1:
+            geometry.add("type", "Polygon")
+            geometry.addRaw("coordinates", Self.rings(polygons[0]))
+        case .polygons(let polygons):
+            geometry.add("type", "MultiPolygon")
+            geometry.addRaw("coordinates", "[" + polygons.map(Self.rings).joined(separator: ",") + "]")
+        }
+        var w = JSONObjectWriter()
+        w.add("type", "Feature")
+        w.add("id", identifier)
+        w.addRaw("geometry", geometry.object)
+        w.addRaw("properties", properties)
+        return w.object
+    }
+
+    private static func position(_ c: Coordinate) -> String {
+        "[" + JSONObjectWriter.number(c.longitude) + "," + JSONObjectWriter.number(c.latitude) + "]"
+    }
+
+    private static func rings(_ polygon: Polygon) -> String {
+        let rings = [polygon.exterior] + polygon.holes
+        return "[" + rings.map { "[" + $0.map(position).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+    }
+
+    /// `properties` with a `radius` member: as stored when it has one, else with it prepended.
+    private static func adding(radius: Double, to properties: String) -> String {
+        guard let node = try? JSONParser.parse(Array(properties.utf8)), case .object(let members) = node.value else {
+            return "{\"radius\":" + JSONObjectWriter.number(radius) + "}"
+        }
+        if members.contains(where: { $0.key == "radius" }) { return properties }
+        let rest = properties.drop(while: { $0 != "{" }).dropFirst()
+        let separator = members.isEmpty ? "" : ","
+        return "{\"radius\":" + JSONObjectWriter.number(radius) + separator + rest
+    }
+}

@@ -1,1 +1,0 @@
-// The local API; see docs/api.md.

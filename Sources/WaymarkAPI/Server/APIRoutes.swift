@@ -1,0 +1,202 @@
+import Hummingbird
+import WaymarkCore
+import WaymarkGeoJSON
+import WaymarkRegions
+import WaymarkStore
+
+extension APIServer {
+    /// The API's routes over `backend`, with JSON errors, 404 for unknown paths and 405 (with
+    /// `Allow`) for known paths asked with another method. With a `token`, every request must
+    /// carry `Authorization: Bearer TOKEN` (the TCP listener); without, none is asked (the Unix
+    /// socket, whose file mode is its access control).
+    public static func makeRouter(
+        backend: some DaemonBackend, configuration: Configuration, token: String? = nil
+    ) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: APIErrorMiddleware())
+        if let token { router.add(middleware: BearerTokenMiddleware(token: token)) }
+        var routes = RouteTable(router: router)
+
+        routes.add("/v1/health", .get) { _, _ in json("{\"status\":\"ok\"}") }
+        routes.add("/v1/status", .get) { _, _ in json(await backend.status().json) }
+        routes.add("/v1/fixes/last", .get) { _, _ in
+            guard let fix = try await backend.lastFix() else {
+                throw APIError.notFound("no fix has been recorded yet", code: "no-fix")
+            }
+            return json(fix.json)
+        }
+        for (path, kinds) in [("/v1/history", nil), ("/v1/fixes", ["fix"] as Set), ("/v1/events", ["event"])] {
+            routes.add(RouterPath(stringLiteral: path), .get) { request, _ in
+                let query = try HistoryQuery(request.uri.queryParameters, presetKinds: kinds)
+                let entries = try await backend.history(query.request)
+                return json(query.body(entries), contentType: query.format == .geojson ? "application/geo+json" : "application/json")
+            }
+        }
+
+        routes.add("/v1/regions", .get) { _, _ in
+            let regions = try await backend.regions()
+            return json("{\"regions\":[" + regions.map(\.summaryJSON).joined(separator: ",") + "]}")
+        }
+        routes.add("/v1/regions", .post) { request, context in
+            let replace = try boolParameter(request.uri.queryParameters, "replace")
+            let idProperty = request.uri.queryParameters.get("id-property")
+            if let idProperty, idProperty.isEmpty { throw APIError.invalidParameter("id-property", "must not be empty") }
+            var request = request
+            let body = try await request.collectBody(upTo: configuration.maximumBodySize)
+            // A GeoJSONError becomes a 400 with its location in APIErrorMiddleware.
+            let decoded = try GeoJSONRegionDecoder(idProperty: idProperty).decode(Array(buffer: body), file: "request body")
+            let report = try await backend.importRegions(decoded.map(\.region), replace: replace)
+            context.logger.info(
+                "regions imported",
+                metadata: ["regions.inserted": "\(report.inserted.count)", "regions.replaced": "\(report.replaced.count)"])
+            return json(report.json, status: .created)
+        }
+        routes.add("/v1/regions/:id", .get) { _, context in
+            let id = try regionIdentifier(context)
+            guard let region = try await backend.regions().first(where: { $0.identifier == id }) else {
+                throw APIError.notFound("no region \"\(id)\"", code: "no-region")
+            }
+            return json(region.featureJSON, contentType: "application/geo+json")
+        }
+        routes.add("/v1/regions/:id", .delete) { _, context in
+            let id = try regionIdentifier(context)
+            guard try await backend.removeRegion(identifier: id) else {
+                throw APIError.notFound("no region \"\(id)\"", code: "no-region")
+            }
+            context.logger.info("region removed", metadata: ["region.id": "\(id)"])
+            return Response(status: .noContent)
+        }
+        routes.add("/v1/regions/:id/state", .get) { _, context in
+            let id = try regionIdentifier(context)
+            guard let state = try await backend.regionState(identifier: id) else {
+                throw APIError.notFound("no region \"\(id)\"", code: "no-region")
+            }
+            return json(state.json)
+        }
+
+        routes.add("/v1/stream", .get) { request, _ in
+            let live = await backend.live()
+            let heartbeat = configuration.heartbeatInterval
+            let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        try await ServerSentEvents.write(live, heartbeat: heartbeat, to: &writer)
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+
+        routes.add("/metrics", .get) { _, _ in
+            let text = await backend.status().prometheusText
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+
+        routes.addMethodNotAllowed()
+        return router
+    }
+
+    private static func json(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "application/json")
+        -> Response
+    {
+        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private static func regionIdentifier(_ context: BasicRequestContext) throws(APIError) -> String {
+        guard let raw = context.parameters.get("id"), let id = percentDecoded(raw), !id.isEmpty else {
+            throw APIError(.badRequest, code: "invalid-identifier", message: "region identifier is not valid percent-encoded UTF-8")
+        }
+        return id
+    }
+
+    private static func boolParameter(_ parameters: Parameters, _ name: String) throws(APIError) -> Bool {
+        switch parameters.get(name) {
+        case nil, "false", "0": return false
+        case "true", "1", "": return true
+        case let value?: throw APIError.invalidParameter(name, "\"\(value)\" is not true or false")
+        }
+    }
+
+    /// `%XX` sequences decoded as UTF-8; `nil` for a malformed sequence.
+    static func percentDecoded(_ text: String) -> String? {
+        guard text.contains("%") else { return text }
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// Registers routes and remembers each path's methods, so every other method on a known path
+/// answers 405 with `Allow` instead of the router's 404.
+private struct RouteTable {
+    let router: Router<BasicRequestContext>
+    private var methods: [(path: String, methods: [HTTPRequest.Method])] = []
+
+    init(router: Router<BasicRequestContext>) { self.router = router }
+
+    mutating func add(
+        _ path: RouterPath, _ method: HTTPRequest.Method,
+        _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
+    ) {
+        router.on(path, method: method, use: handler)
+        let key = path.description
+        if let i = methods.firstIndex(where: { $0.path == key }) {
+            methods[i].methods.append(method)
+        } else {
+            methods.append((key, [method]))
+        }
+    }
+
+    func addMethodNotAllowed() {
+        let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+        for (path, allowed) in methods {
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            for method in all where !allowed.contains(method) {
+                router.on(RouterPath(stringLiteral: path), method: method) { request, _ -> Response in
+                    throw APIError(
+                        .methodNotAllowed, code: "method-not-allowed",
+                        message: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow)",
+                        headers: [.allow: allow])
+                }
+            }
+        }
+    }
+}
+
+extension ImportReport {
+    /// `{"imported":n,"inserted":[…],"replaced":[…],"rejected":[{"identifier":…,"reason":…}]}`
+    var json: String {
+        var w = JSONObjectWriter()
+        w.add("imported", importedCount)
+        w.add("inserted", inserted)
+        w.add("replaced", replaced)
+        let rejected = rejected.map { r -> String in
+            var o = JSONObjectWriter()
+            o.add("identifier", r.identifier)
+            o.add("reason", r.reason)
+            return o.object
+        }
+        w.addRaw("rejected", "[" + rejected.joined(separator: ",") + "]")
+        return w.object
+    }
+}

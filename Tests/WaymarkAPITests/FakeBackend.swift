@@ -1,0 +1,175 @@
+import Synchronization
+import WaymarkAPI
+import WaymarkCore
+import WaymarkRegions
+import WaymarkStore
+
+/// An in-memory daemon: regions in a dictionary, history in an array, and a live stream the
+/// test pushes entries into.
+final class FakeBackend: DaemonBackend {
+    struct State {
+        var status: DaemonStatus
+        var history: [HistoryEntry] = []
+        var regions: [Region] = []
+        var states: [String: RegionStateInfo] = [:]
+        var lastRequest: HistoryRequest?
+        /// Thrown by the next `importRegions`, instead of importing.
+        var importError: StoreError?
+        var subscribers: [AsyncStream<HistoryEntry>.Continuation] = []
+    }
+
+    let state: Mutex<State>
+    /// Yields once per `live()` call, so a test knows a stream client is subscribed.
+    let subscriptions: AsyncStream<Void>
+    private let subscribed: AsyncStream<Void>.Continuation
+
+    init(history: [HistoryEntry] = FakeBackend.sampleHistory, regions: [Region] = FakeBackend.sampleRegions) {
+        state = Mutex(State(status: FakeBackend.sampleStatus, history: history, regions: regions))
+        (subscriptions, subscribed) = AsyncStream<Void>.makeStream()
+        state.withLock { $0.states["park"] = RegionStateInfo(identifier: "park", state: "inside", since: Self.time(30)) }
+    }
+
+    func status() async -> DaemonStatus {
+        state.withLock { s in
+            var status = s.status
+            status.regionCount = s.regions.count
+            status.lastFix = s.history.last(where: { $0.kind == "fix" })
+            return status
+        }
+    }
+
+    func lastFix() async throws -> HistoryEntry? { state.withLock { $0.history.last(where: { $0.kind == "fix" }) } }
+
+    func history(_ request: HistoryRequest) async throws -> [HistoryEntry] {
+        state.withLock { s in
+            s.lastRequest = request
+            let matching = s.history.filter { entry in
+                (request.kinds.isEmpty || request.kinds.contains(entry.kind))
+                    && (request.from.map { entry.time >= $0 } ?? true)
+                    && (request.to.map { entry.time <= $0 } ?? true)
+            }
+            return Array(matching.prefix(request.limit ?? .max))
+        }
+    }
+
+    func regions() async throws -> [Region] { state.withLock { $0.regions } }
+
+    func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport {
+        try state.withLock { s in
+            if let error = s.importError { throw error }
+            var report = ImportReport()
+            let existing = Set(s.regions.map(\.identifier))
+            let duplicates = regions.map(\.identifier).filter(existing.contains)
+            if !replace, !duplicates.isEmpty {
+                throw StoreError(
+                    code: .duplicateIdentifier, message: "already stored: \(duplicates.joined(separator: ", "))",
+                    identifiers: duplicates)
+            }
+            for region in regions {
+                if let i = s.regions.firstIndex(where: { $0.identifier == region.identifier }) {
+                    s.regions[i] = region
+                    report.replaced.append(region.identifier)
+                } else {
+                    s.regions.append(region)
+                    report.inserted.append(region.identifier)
+                }
+            }
+            return report
+        }
+    }
+
+    func removeRegion(identifier: String) async throws -> Bool {
+        state.withLock { s in
+            guard let i = s.regions.firstIndex(where: { $0.identifier == identifier }) else { return false }
+            s.regions.remove(at: i)
+            return true
+        }
+    }
+
+    func regionState(identifier: String) async throws -> RegionStateInfo? {
+        state.withLock { s in
+            guard s.regions.contains(where: { $0.identifier == identifier }) else { return nil }
+            return s.states[identifier] ?? RegionStateInfo(identifier: identifier, state: "unknown")
+        }
+    }
+
+    func live() async -> AsyncStream<HistoryEntry> {
+        let (stream, continuation) = AsyncStream<HistoryEntry>.makeStream()
+        state.withLock { $0.subscribers.append(continuation) }
+        subscribed.yield()
+        return stream
+    }
+
+    /// Sends `entry` to every live subscriber.
+    func push(_ entry: HistoryEntry) {
+        for c in state.withLock({ $0.subscribers }) { c.yield(entry) }
+    }
+
+    /// Ends every live stream (the daemon stopping its pipeline).
+    func finishLive() {
+        for c in state.withLock({ $0.subscribers }) { c.finish() }
+    }
+
+    // MARK: Sample data
+
+    static func time(_ seconds: Double) -> Timestamp { Timestamp(secondsSince1970: 1_714_564_800 + seconds) }
+
+    static func fix(_ seconds: Double, latitude: Double, longitude: Double) -> HistoryEntry {
+        var w = JSONObjectWriter()
+        w.add("kind", "fix")
+        w.add("time", time(seconds).rfc3339)
+        w.add("latitude", latitude)
+        w.add("longitude", longitude)
+        w.add("speed", 4.5)
+        return HistoryEntry(
+            kind: "fix", time: time(seconds), coordinate: Coordinate(latitude: latitude, longitude: longitude), json: w.object)
+    }
+
+    static func event(_ seconds: Double, region: String, transition: String) -> HistoryEntry {
+        var w = JSONObjectWriter()
+        w.add("kind", "event")
+        w.add("time", time(seconds).rfc3339)
+        w.add("region", region)
+        w.add("transition", transition)
+        w.add("latitude", 52.0)
+        w.add("longitude", 4.0)
+        return HistoryEntry(
+            kind: "event", time: time(seconds), coordinate: Coordinate(latitude: 52, longitude: 4), json: w.object)
+    }
+
+    static func gap(_ seconds: Double) -> HistoryEntry {
+        var w = JSONObjectWriter()
+        w.add("kind", "gap")
+        w.add("time", time(seconds).rfc3339)
+        w.add("duration", 60.0)
+        return HistoryEntry(kind: "gap", time: time(seconds), json: w.object)
+    }
+
+    static let sampleHistory: [HistoryEntry] = [
+        fix(0, latitude: 52.0, longitude: 4.0),
+        fix(10, latitude: 52.001, longitude: 4.001),
+        gap(20),
+        event(30, region: "park", transition: "enter"),
+        fix(40, latitude: 52.002, longitude: 4.002),
+    ]
+
+    static let sampleRegions: [Region] = [
+        Region(
+            identifier: "park", shape: .circle(center: Coordinate(latitude: 52, longitude: 4), radius: 150),
+            propertiesJSON: "{\"name\":\"park\",\"radius\":150}"),
+        Region(
+            identifier: "block",
+            shape: .polygons([
+                Polygon(exterior: [
+                    Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
+                    Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 0, longitude: 0),
+                ])
+            ]), propertiesJSON: nil),
+    ]
+
+    static let sampleStatus = DaemonStatus(
+        version: "0.1.0-test", uptime: 12.5,
+        source: .init(kind: .gpsd, description: "localhost:2947", connected: true, watching: true, lastError: nil),
+        databasePath: "/tmp/waymark.sqlite", regionCount: 0,
+        counters: [DaemonStatus.Counter.fixesRecorded: 3, DaemonStatus.Counter.eventsRecorded: 1, DaemonStatus.Counter.fixesDropped: 2])
+}

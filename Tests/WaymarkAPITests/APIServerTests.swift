@@ -1,0 +1,220 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+import WaymarkAPI
+import WaymarkTestSupport
+
+/// The real server on a Unix socket (and loopback TCP), queried with curl and with
+/// `UnixSocketHTTPClient`.
+@Suite struct APIServerTests {
+    /// Runs an `APIServer` over `backend` in a service group until `body` returns, then shuts
+    /// it down gracefully and checks it stopped and removed its socket.
+    static func withServer(
+        _ backend: FakeBackend, in directory: TemporaryDirectory, socketName: String = "run/api.sock", tcp: Bool = false,
+        heartbeat: Duration = .seconds(15),
+        _ body: @Sendable (APIServer.ListeningAddresses) async throws -> Void
+    ) async throws {
+        let (ready, readyContinuation) = AsyncStream<APIServer.ListeningAddresses>.makeStream()
+        let configuration = APIServer.Configuration(
+            socketPath: directory.path(socketName), tcpPort: tcp ? 0 : nil, token: tcp ? "t0ken" : nil,
+            heartbeatInterval: heartbeat, onReady: { readyContinuation.yield($0) })
+        let server = try APIServer(configuration: configuration, backend: backend, logger: Logger(label: "test"))
+        let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ready.makeAsyncIterator()
+            let addresses = try #require(await iterator.next())
+            do {
+                try await body(addresses)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        #expect(!FileManager.default.fileExists(atPath: configuration.socketPath), "socket left behind")
+    }
+
+    /// Runs curl on its own thread: blocking a cooperative-pool thread (two on this machine)
+    /// could starve the server the request is waiting for.
+    static func curl(_ arguments: [String]) async throws -> ProcessResult {
+        try await offPool { try runProcess(URL(fileURLWithPath: "/usr/bin/curl"), ["-sS", "--max-time", "20"] + arguments) }
+    }
+
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// The client is blocking: keep it off the cooperative pool.
+    static func request(_ client: UnixSocketHTTPClient, _ path: String, method: String = "GET", body: [UInt8]? = nil)
+        async throws -> (status: Int, body: [UInt8])
+    {
+        try await offPool { try client.request(method: method, path: path, body: body) }
+    }
+
+    @Test func unixSocketServesCurlAndTheClientWithMode0600() async throws {
+        let directory = try TemporaryDirectory()
+        try await Self.withServer(FakeBackend(), in: directory) { addresses in
+            let path = addresses.socketPath
+            #expect(path == directory.path("run/api.sock"))
+            let socketMode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+            #expect(socketMode == 0o600)
+            let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path("run"))[.posixPermissions] as? Int
+            #expect(directoryMode == 0o700)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("run")) == ["api.sock"])
+
+            let health = try await Self.curl(["--unix-socket", path, "http://localhost/v1/health"])
+            #expect(health.status == 0)
+            #expect(health.stdout == "{\"status\":\"ok\"}")
+            let status = try await Self.curl(["--unix-socket", path, "-w", "\n%{http_code}", "http://localhost/v1/regions/nowhere"])
+            #expect(status.stdout.hasSuffix("\n404"))
+
+            let client = UnixSocketHTTPClient(socketPath: path)
+            let last = try await Self.request(client, "/v1/fixes/last")
+            #expect(last.status == 200)
+            #expect(String(decoding: last.body, as: UTF8.self) == FakeBackend.sampleHistory[4].json)
+            let created = try await Self.request(
+                client, "/v1/regions", method: "POST", body: Array(APIRouterTests.importBody.utf8))
+            #expect(created.status == 201)
+            let deleted = try await Self.request(client, "/v1/regions/school", method: "DELETE")
+            #expect(deleted.status == 204)
+            #expect(deleted.body.isEmpty)
+            // A body larger than one read, streamed by the server in chunks.
+            let metrics = try await Self.request(client, "/metrics")
+            #expect(String(decoding: metrics.body, as: UTF8.self).contains("waymark_regions 3"))
+        }
+    }
+
+    @Test func clientSaysNoDaemonWhenNothingListens() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("api.sock")
+        #expect(throws: UnixSocketHTTPClientError(.noDaemon, "no daemon at \(path) (No such file or directory)", path: path)) {
+            try UnixSocketHTTPClient(socketPath: path).request(path: "/v1/health")
+        }
+        // A stale socket file (its daemon was killed): refused, also "no daemon".
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(fd)
+        #expect(performing: { try UnixSocketHTTPClient(socketPath: path).request(path: "/v1/health") }, throws: {
+            ($0 as? UnixSocketHTTPClientError)?.code == .noDaemon
+        })
+    }
+
+    @Test func staleSocketIsReplacedAndALiveOneRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("api.sock")
+        // Stale: a socket file nobody listens on.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        try await Self.withServer(FakeBackend(), in: directory, socketName: "api.sock") { addresses in
+            let health = try await Self.request(UnixSocketHTTPClient(socketPath: addresses.socketPath), "/v1/health")
+            #expect(health.status == 200)
+            // A second daemon on the same path must not start.
+            let second = try APIServer(
+                configuration: .init(socketPath: path), backend: FakeBackend(), logger: Logger(label: "second"))
+            await #expect(performing: { try await second.run() }, throws: {
+                ($0 as? APIServerError)?.code == .socketInUse
+            })
+            // …and must not have disturbed the first.
+            #expect(try await Self.request(UnixSocketHTTPClient(socketPath: path), "/v1/health").status == 200)
+        }
+
+        try directory.write("not-a-socket", "x")
+        let occupied = try APIServer(
+            configuration: .init(socketPath: directory.path("not-a-socket")), backend: FakeBackend(), logger: Logger(label: "t"))
+        await #expect(performing: { try await occupied.run() }, throws: { ($0 as? APIServerError)?.code == .socketPath })
+    }
+
+    @Test func tcpLoopbackNeedsTheBearerToken() async throws {
+        #expect(throws: APIServerError.self) {
+            try APIServer(configuration: .init(socketPath: "/tmp/x.sock", tcpPort: 0), backend: FakeBackend(), logger: Logger(label: "t"))
+        }
+        let directory = try TemporaryDirectory()
+        try await Self.withServer(FakeBackend(), in: directory, tcp: true) { addresses in
+            let port = try #require(addresses.tcpPort)
+            #expect(port > 0)
+            let url = "http://127.0.0.1:\(port)/v1/status"
+            let without = try await Self.curl(["-w", "\n%{http_code}", url])
+            #expect(without.stdout.hasSuffix("\n401"))
+            #expect(without.stdout.contains("\"code\":\"unauthorized\""))
+            let wrong = try await Self.curl(["-w", "\n%{http_code}", "-H", "Authorization: Bearer nope", url])
+            #expect(wrong.stdout.hasSuffix("\n401"))
+            let with = try await Self.curl(["-w", "\n%{http_code}", "-H", "Authorization: Bearer t0ken", url])
+            #expect(with.stdout.hasSuffix("\n200"))
+            #expect(with.stdout.contains("\"version\":\"0.1.0-test\""))
+            // The Unix socket needs no token.
+            let unix = try await Self.curl(["--unix-socket", addresses.socketPath, "-w", "\n%{http_code}", "http://localhost/v1/status"])
+            #expect(unix.stdout.hasSuffix("\n200"))
+        }
+    }
+
+    @Test func streamSendsLiveEntriesAsServerSentEvents() async throws {
+        let directory = try TemporaryDirectory()
+        let backend = FakeBackend()
+        try await Self.withServer(backend, in: directory, heartbeat: .milliseconds(50)) { addresses in
+            let client = UnixSocketHTTPClient(socketPath: addresses.socketPath, timeout: .seconds(20))
+            async let response = Self.request(client, "/v1/stream")
+            var subscriptions = backend.subscriptions.makeAsyncIterator()
+            _ = await subscriptions.next()
+            try await Task.sleep(for: .milliseconds(120))  // at least one heartbeat
+            backend.push(FakeBackend.fix(50, latitude: 52.5, longitude: 4.5))
+            backend.push(FakeBackend.event(51, region: "park", transition: "exit"))
+            backend.finishLive()
+            let (status, body) = try await response
+            #expect(status == 200)
+            let text = String(decoding: body, as: UTF8.self)
+            let events = text.components(separatedBy: "\n\n").filter { $0.hasPrefix("event:") }
+            #expect(events == [
+                "event: fix\ndata: \(FakeBackend.fix(50, latitude: 52.5, longitude: 4.5).json)",
+                "event: event\ndata: \(FakeBackend.event(51, region: "park", transition: "exit").json)",
+            ])
+            #expect(text.hasPrefix(": connected\n\n"))
+            #expect(text.contains(": heartbeat\n\n"))
+        }
+    }
+
+    @Test func streamEndsOnGracefulShutdown() async throws {
+        let directory = try TemporaryDirectory()
+        let backend = FakeBackend()
+        let (ready, readyContinuation) = AsyncStream<APIServer.ListeningAddresses>.makeStream()
+        let server = try APIServer(
+            configuration: .init(socketPath: directory.path("api.sock"), onReady: { readyContinuation.yield($0) }),
+            backend: backend, logger: Logger(label: "test"))
+        let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ready.makeAsyncIterator()
+            let addresses = try #require(await iterator.next())
+            async let response = Self.request(UnixSocketHTTPClient(socketPath: addresses.socketPath), "/v1/stream")
+            var subscriptions = backend.subscriptions.makeAsyncIterator()
+            _ = await subscriptions.next()
+            backend.push(FakeBackend.fix(60, latitude: 1, longitude: 2))
+            try await Task.sleep(for: .milliseconds(100))
+            let start = ContinuousClock.now
+            await group.triggerGracefulShutdown()
+            let (status, body) = try await response
+            #expect(status == 200)
+            #expect(String(decoding: body, as: UTF8.self).contains("event: fix\n"))
+            try await tasks.waitForAll()
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+}

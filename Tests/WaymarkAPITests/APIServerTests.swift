@@ -218,3 +218,21 @@ import WaymarkTestSupport
         }
     }
 }
+
+/// `APILatency` against a real server; prints the figures (run in release for the benchmark).
+@Suite struct APILatencyTests {
+    @Test func measuresStatusAndLastFixOverTheUnixSocket() async throws {
+        let directory = try TemporaryDirectory()
+        let count = ProcessInfo.processInfo.environment["WAYMARK_BENCH"] == nil ? 200 : 5000
+        try await APIServerTests.withServer(FakeBackend(), in: directory) { addresses in
+            let client = UnixSocketHTTPClient(socketPath: addresses.socketPath)
+            for path in ["/v1/status", "/v1/fixes/last"] {
+                let (p50, p99) = try await APIServerTests.offPool { try APILatency.measure(client: client, path: path, count: count) }
+                print("GET \(path) over the Unix socket, \(count) requests: p50 \(p50), p99 \(p99)")
+                #expect(p50 > .zero)
+                #expect(p50 <= p99)
+            }
+            #expect(throws: APILatencyError.self) { try APILatency.measure(client: client, path: "/v1/nothing", count: 1) }
+        }
+    }
+}

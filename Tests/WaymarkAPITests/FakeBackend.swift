@@ -16,6 +16,8 @@ final class FakeBackend: DaemonBackend {
         /// Thrown by the next `importRegions`, instead of importing.
         var importError: StoreError?
         var subscribers: [AsyncStream<HistoryEntry>.Continuation] = []
+        /// When set, `live()` streams these entries and finishes (instead of waiting for `push`).
+        var scriptedLive: [HistoryEntry]?
     }
 
     let state: Mutex<State>
@@ -95,6 +97,11 @@ final class FakeBackend: DaemonBackend {
 
     func live() async -> AsyncStream<HistoryEntry> {
         let (stream, continuation) = AsyncStream<HistoryEntry>.makeStream()
+        if let scripted = state.withLock({ $0.scriptedLive }) {
+            for entry in scripted { continuation.yield(entry) }
+            continuation.finish()
+            return stream
+        }
         state.withLock { $0.subscribers.append(continuation) }
         subscribed.yield()
         return stream

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WaymarkAPI
+import WaymarkTestSupport
+
+/// The server against `docs/openapi.yaml`: every documented operation is exercised on a live
+/// server over the fake daemon, success and error cases, and
+/// `openapi_conformance.py` (Debian's python3-yaml and python3-jsonschema) checks that each
+/// status and content type is documented and each JSON body validates against its schema.
+@Suite struct OpenAPIConformanceTests {
+    struct Exchange {
+        var method: HTTPRequest.Method
+        var template: String
+        var uri: String
+        var body: String? = nil
+        var token: String? = nil
+    }
+
+    static let exchanges: [Exchange] = [
+        .init(method: .get, template: "/v1/health", uri: "/v1/health"),
+        .init(method: .get, template: "/v1/health", uri: "/v1/health", token: "wrong"),
+        .init(method: .get, template: "/v1/status", uri: "/v1/status"),
+        .init(method: .get, template: "/v1/fixes/last", uri: "/v1/fixes/last"),
+        .init(method: .get, template: "/v1/history", uri: "/v1/history"),
+        .init(method: .get, template: "/v1/history", uri: "/v1/history?kind=gap&kind=event,fix&limit=3&from=2024-05-01T12:00:00Z"),
+        .init(method: .get, template: "/v1/history", uri: "/v1/history?format=geojson"),
+        .init(method: .get, template: "/v1/history", uri: "/v1/history?limit=-3"),
+        .init(method: .get, template: "/v1/fixes", uri: "/v1/fixes?format=geojson"),
+        .init(method: .get, template: "/v1/fixes", uri: "/v1/fixes?to=soon"),
+        .init(method: .get, template: "/v1/events", uri: "/v1/events"),
+        .init(method: .get, template: "/v1/events", uri: "/v1/events?kind=fix"),
+        .init(method: .get, template: "/v1/regions", uri: "/v1/regions"),
+        .init(method: .post, template: "/v1/regions", uri: "/v1/regions", body: APIRouterTests.importBody),
+        .init(method: .post, template: "/v1/regions", uri: "/v1/regions", body: APIRouterTests.importBody),
+        .init(method: .post, template: "/v1/regions", uri: "/v1/regions?replace=true", body: APIRouterTests.importBody),
+        .init(method: .post, template: "/v1/regions", uri: "/v1/regions", body: "{\"type\":\"Feature\",\n\"geometry\":null}"),
+        .init(method: .post, template: "/v1/regions", uri: "/v1/regions", body: String(repeating: " ", count: 5000)),
+        .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/park"),
+        .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/block"),
+        .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/a%20b"),
+        .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/missing"),
+        .init(method: .get, template: "/v1/regions/{id}/state", uri: "/v1/regions/park/state"),
+        .init(method: .get, template: "/v1/regions/{id}/state", uri: "/v1/regions/block/state"),
+        .init(method: .get, template: "/v1/regions/{id}/state", uri: "/v1/regions/missing/state"),
+        .init(method: .delete, template: "/v1/regions/{id}", uri: "/v1/regions/school"),
+        .init(method: .delete, template: "/v1/regions/{id}", uri: "/v1/regions/school"),
+        .init(method: .get, template: "/v1/stream", uri: "/v1/stream"),
+        .init(method: .get, template: "/metrics", uri: "/metrics"),
+    ]
+
+    @Test func serverConformsToTheDocument() async throws {
+        let backend = FakeBackend()
+        backend.state.withLock { $0.scriptedLive = [FakeBackend.fix(70, latitude: 1, longitude: 2)] }
+        let configuration = APIServer.Configuration(socketPath: "/unused", maximumBodySize: 4096)
+        let open = Application(router: APIServer.makeRouter(backend: backend, configuration: configuration))
+        let guarded = Application(
+            router: APIServer.makeRouter(backend: backend, configuration: configuration, token: "right"))
+        var records: [[String: Any]] = []
+        for exchange in Self.exchanges {
+            let app = exchange.token == nil ? open : guarded
+            let response = try await app.test(.live) { client in
+                var headers: HTTPFields = [:]
+                if let token = exchange.token { headers[.authorization] = "Bearer \(token)" }
+                return try await client.execute(
+                    uri: exchange.uri, method: exchange.method, headers: headers,
+                    body: exchange.body.map { ByteBuffer(string: $0) })
+            }
+            records.append([
+                "method": exchange.method.rawValue, "template": exchange.template, "uri": exchange.uri,
+                "status": Int(response.status.code), "contentType": response.headers[.contentType] ?? "",
+                "body": String(buffer: response.body),
+            ])
+        }
+        // The cases cover the error statuses they are meant to.
+        let statuses = Set(records.compactMap { $0["status"] as? Int })
+        #expect(statuses.isSuperset(of: [200, 201, 204, 400, 401, 404, 409, 413]))
+
+        let directory = try TemporaryDirectory()
+        let file = directory.path("exchanges.json")
+        try JSONSerialization.data(withJSONObject: records, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: file))
+        let script = ProjectPaths.repositoryRoot.appendingPathComponent("docs/openapi_conformance.py").path
+        let spec = ProjectPaths.repositoryRoot.appendingPathComponent("docs/openapi.yaml").path
+        let result = try await APIServerTests.offPool {
+            try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [script, spec, file])
+        }
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+}

@@ -24,12 +24,17 @@ public struct Fix: Sendable, Equatable {
     public var speed: Double?
     /// Degrees clockwise from true north.
     public var course: Double?
+    /// Estimated error of the latitude, in metres north–south (gpsd's `epy`).
+    public var latitudeAccuracy: Double?
+    /// Estimated error of the longitude, in metres east–west (gpsd's `epx`).
+    public var longitudeAccuracy: Double?
 
     public init(
         time: Timestamp?, coordinate: Coordinate, altitude: Double? = nil,
         horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
         hdop: Double? = nil, vdop: Double? = nil, pdop: Double? = nil,
-        satellites: Int? = nil, mode: FixMode? = nil, speed: Double? = nil, course: Double? = nil
+        satellites: Int? = nil, mode: FixMode? = nil, speed: Double? = nil, course: Double? = nil,
+        latitudeAccuracy: Double? = nil, longitudeAccuracy: Double? = nil
     ) {
         self.time = time
         self.coordinate = coordinate
@@ -43,6 +48,8 @@ public struct Fix: Sendable, Equatable {
         self.mode = mode
         self.speed = speed
         self.course = course
+        self.latitudeAccuracy = latitudeAccuracy
+        self.longitudeAccuracy = longitudeAccuracy
     }
 }
 

@@ -1,0 +1,218 @@
+import CGPS
+import Logging
+import WaymarkCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The body of a ``GpsdSource``'s reader thread: connect, watch, read reports, and reconnect
+/// with backoff when the connection is lost, until a stop is requested.
+///
+/// It owns the `gps_data_t` (about 24 KB, not Sendable), allocated once and used only on this
+/// thread; every libgps call blocks this thread and no other. Waits are short (50 ms), so
+/// `stop()` and `setWatching(_:)` take effect within about that long.
+final class GpsdClientLoop {
+    /// Everything the thread needs from the source; all of it may cross threads.
+    struct Configuration: Sendable {
+        var host: String
+        var port: Int
+        var backoff: Backoff
+        var logger: Logger
+        var events: AsyncStream<GpsdEvent>.Continuation
+        var control: GpsdControl
+    }
+
+    /// Why the connection ended.
+    private enum Ending {
+        case stopped
+        case lost(String)
+    }
+
+    /// Longest line copied out of libgps; a longer one is cut, loses its closing brace and is
+    /// skipped as malformed. gpsd's largest reports (SKY with every satellite) are a few KB.
+    static let messageCapacity = 16 * 1024
+    /// How long one wait for data lasts, in microseconds (`gps_waiting`'s unit).
+    static let waitMicroseconds: Int32 = 50_000
+
+    private let configuration: Configuration
+    private let logger: Logger
+    private let data: UnsafeMutablePointer<gps_data_t>
+    private let message: UnsafeMutablePointer<CChar>
+    /// The last SKY report on the current connection.
+    private var sky: GpsdSky?
+    /// Whether the current outage has been reported with `.disconnected`.
+    private var outageReported = false
+    private var droppedEvents = 0
+
+    init(_ configuration: Configuration) {
+        self.configuration = configuration
+        self.logger = configuration.logger
+        guard let memory = calloc(1, MemoryLayout<gps_data_t>.size) else {
+            fatalError("cannot allocate \(MemoryLayout<gps_data_t>.size) bytes for gps_data_t")
+        }
+        data = memory.bindMemory(to: gps_data_t.self, capacity: 1)
+        message = .allocate(capacity: Self.messageCapacity)
+        message.initialize(repeating: 0, count: Self.messageCapacity)
+    }
+
+    deinit {
+        free(data)
+        message.deallocate()
+    }
+
+    /// Runs until a stop is requested, then finishes the event stream.
+    func run() {
+        let control = configuration.control
+        var attempt = 0  // reconnection attempts since the connection was lost
+        var firstAttempt = true
+        while !control.wishes.stop {
+            if !firstAttempt {
+                if control.sleep(for: configuration.backoff.delay(attempt: attempt)) { break }
+                attempt += 1
+            }
+            firstAttempt = false
+            if let failure = open() {
+                if outageReported {
+                    logger.debug("gpsd still unreachable", metadata: ["gpsd.reason": "\(failure)"])
+                } else {
+                    report(lost: failure)
+                }
+                continue
+            }
+            attempt = 0
+            outageReported = false
+            let ending = serve()
+            if case .stopped = ending, configuration.control.wishes.watching {
+                // Tell gpsd this client no longer needs the receiver; errors no longer matter.
+                _ = gps_stream(data, UInt32(WATCH_DISABLE), nil)
+            }
+            gps_close(data)
+            sky = nil
+            switch ending {
+            case .stopped:
+                logger.info("gpsd source stopped")
+                emit(.disconnected(reason: "source stopped"))
+            case .lost(let reason):
+                report(lost: reason)
+            }
+        }
+        configuration.events.finish()
+    }
+
+    private func report(lost reason: String) {
+        outageReported = true
+        logger.warning(
+            "gpsd connection lost; reconnecting with backoff", metadata: ["gpsd.reason": "\(reason)"])
+        emit(.disconnected(reason: reason))
+    }
+
+    /// Opens a connection; returns why it failed, or `nil` on success.
+    private func open() -> String? {
+        errno = 0
+        guard gps_open(configuration.host, String(configuration.port), data) == 0 else {
+            let code = errno
+            return "cannot connect to gpsd: \(String(cString: gps_errstr(code)))"
+        }
+        // Non-blocking, so a partial line never blocks the thread inside gps_read's recv (which
+        // would delay stop()); close-on-exec, so child processes do not inherit the socket.
+        let descriptor = data.pointee.gps_fd
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        logger.info("connected to gpsd")
+        emit(.connected(host: configuration.host, port: configuration.port))
+        return nil
+    }
+
+    /// Reads reports until the connection is lost or a stop is requested.
+    private func serve() -> Ending {
+        var watching = false
+        while true {
+            let wishes = configuration.control.wishes
+            if wishes.stop { return .stopped }
+            if wishes.watching != watching {
+                let flags = wishes.watching ? UInt32(WATCH_ENABLE | WATCH_JSON) : UInt32(WATCH_DISABLE)
+                errno = 0
+                guard gps_stream(data, flags, nil) == 0 else {
+                    return .lost("cannot send WATCH to gpsd: \(describeErrno())")
+                }
+                watching = wishes.watching
+                logger.info(watching ? "watching gpsd" : "stopped watching gpsd; the receiver may idle")
+            }
+
+            errno = 0
+            guard gps_waiting(data, Self.waitMicroseconds) else {
+                // gps_waiting folds errors into "nothing waiting"; errno tells them apart.
+                let code = errno
+                if code != 0 && code != EINTR && code != EAGAIN {
+                    return .lost("waiting for gpsd failed: \(describeErrno(code))")
+                }
+                continue
+            }
+            errno = 0
+            let length = gps_read(data, message, Int32(Self.messageCapacity))
+            if length < 0 { return .lost(readFailure()) }
+            if length == 0 {
+                // Part of a line is buffered; gps_waiting would say "ready" at once, so wait
+                // on the socket itself for the rest.
+                var descriptor = pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, Int32(Self.waitMicroseconds / 1000))
+                continue
+            }
+            handleMessage()
+        }
+    }
+
+    /// Why gps_read returned -1: end of stream, a socket error, or a line longer than libgps'
+    /// buffer (it then can never find the line's end).
+    private func readFailure() -> String {
+        let code = errno
+        if code != 0 { return "reading from gpsd failed: \(describeErrno(code))" }
+        var byte: UInt8 = 0
+        let peeked = recv(data.pointee.gps_fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if peeked == 0 { return "gpsd closed the connection" }
+        return "gpsd sent a line longer than libgps can buffer"
+    }
+
+    private func handleMessage() {
+        let length = strnlen(message, Self.messageCapacity)
+        let report = message.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            GpsdReport.decode(message: UnsafeBufferPointer(start: bytes, count: length), data: data)
+        }
+        switch report {
+        case .fix(let fix):
+            emit(.fix(sky?.complete(fix) ?? fix))
+        case .noFix(let time, let reason):
+            emit(.gap(time: time, reason: reason))
+        case .sky(let sky):
+            self.sky = sky
+        case .error(let text):
+            logger.warning("gpsd reported an error", metadata: ["gpsd.message": "\(text)"])
+        case .ignored(let className):
+            logger.trace("ignored gpsd report", metadata: ["gpsd.class": "\(className)"])
+        case .malformed:
+            let excerpt = message.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+                String(decoding: UnsafeBufferPointer(start: bytes, count: min(length, 120)), as: UTF8.self)
+            }
+            logger.warning("skipped a line from gpsd that is not a report", metadata: ["gpsd.line": "\(excerpt)"])
+        }
+    }
+
+    private func emit(_ event: GpsdEvent) {
+        if case .dropped = configuration.events.yield(event) {
+            droppedEvents += 1
+            if droppedEvents == 1 || droppedEvents.isMultiple(of: 1000) {
+                logger.warning(
+                    "events dropped: the consumer is not keeping up",
+                    metadata: ["gpsd.dropped": "\(droppedEvents)"])
+            }
+        }
+    }
+
+    private func describeErrno(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The state a ``GpsdSource`` shares with its reader thread: what the caller wants (stop,
+/// watch) and whether the thread has finished. The thread waits on it between reconnection
+/// attempts, so `stop()` wakes it at once.
+final class GpsdControl: @unchecked Sendable {
+    // Every stored property below is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var stopRequested = false
+    private var watching = true
+    private var started = false
+    private var finished = false
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// What the reader thread should do now.
+    struct Wishes { var stop: Bool; var watching: Bool }
+
+    var wishes: Wishes {
+        condition.withLock { Wishes(stop: stopRequested, watching: watching) }
+    }
+
+    /// Marks the thread as started; `false` if it already was (or the source was stopped).
+    func claimStart() -> Bool {
+        condition.withLock {
+            if started || stopRequested { return false }
+            started = true
+            return true
+        }
+    }
+
+    var hasStarted: Bool { condition.withLock { started } }
+
+    func setWatching(_ on: Bool) {
+        condition.withLock { watching = on }
+    }
+
+    func requestStop() {
+        condition.withLock {
+            stopRequested = true
+            condition.broadcast()
+        }
+    }
+
+    /// Sleeps for `duration` or until a stop is requested; `true` when a stop was requested.
+    func sleep(for duration: Duration) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: duration.inSeconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopRequested {
+            if !condition.wait(until: deadline) { break }
+        }
+        return stopRequested
+    }
+
+    /// Called by the reader thread as its last act.
+    func markFinished() {
+        let waiters = condition.withLock {
+            finished = true
+            condition.broadcast()
+            let waiters = finishWaiters
+            finishWaiters = []
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Blocks until the reader thread has finished; returns at once if it never started.
+    func waitUntilFinished() {
+        condition.lock()
+        defer { condition.unlock() }
+        while started && !finished { condition.wait() }
+    }
+
+    /// Suspends until the reader thread has finished.
+    func finishedAsync() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = condition.withLock {
+                if finished || !started { return true }
+                finishWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+}

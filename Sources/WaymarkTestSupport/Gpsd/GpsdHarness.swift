@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A real gpsd reading a recorded NMEA log, on ports of its own, for tests.
+///
+/// The harness runs `gpsd -N -b -S PORT tcp://127.0.0.1:FEEDPORT` (foreground, read-only,
+/// its own client port) and a ``LineFeeder`` serving the log on `FEEDPORT`. Without `-n`
+/// gpsd opens the feed only when its first client watches, so the feeder's first line
+/// reaches a watching client: nothing is lost to a race, and the reports are gpsd's regression
+/// output (`.chk`) line for line.
+///
+/// Both ports come from the kernel, so tests may run in parallel. Every gpsd started is
+/// killed by ``shutdown()``, which `deinit` also calls.
+public final class GpsdHarness: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The port clients connect to; the same across restarts.
+    public let port: Int
+    /// What gpsd reads.
+    public let feeder: LineFeeder
+
+    private let directory: TemporaryDirectory
+    // `lock` guards the three below.
+    private let lock = NSLock()
+    private var process: Process?
+    private var runs = 0
+    private var readyAt: ContinuousClock.Instant?
+
+    /// A harness whose gpsd will read `feeder`. Nothing runs until ``start()``.
+    public init(feeder: LineFeeder) throws {
+        self.feeder = feeder
+        self.directory = try TemporaryDirectory(prefix: "waymark-gpsd")
+        self.port = try LoopbackSocket.freePort()
+    }
+
+    /// A harness for an NMEA log; see ``LineFeeder/init(log:pace:repeats:)``.
+    public convenience init(log: URL, pace: LineFeeder.Pace = .allAtOnce, repeats: Bool = false) throws {
+        try self.init(feeder: LineFeeder(log: log, pace: pace, repeats: repeats))
+    }
+
+    /// When the running gpsd started accepting clients.
+    public var gpsdReadyAt: ContinuousClock.Instant? { lock.withLock { readyAt } }
+
+    /// Whether a gpsd started by this harness is running.
+    public var isGpsdRunning: Bool { lock.withLock { process?.isRunning ?? false } }
+
+    /// Starts gpsd and returns once it accepts connections (within 5 s, or throws with its
+    /// log).
+    public func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
+        process.arguments = ["-N", "-b", "-S", String(port), "tcp://127.0.0.1:\(feeder.port)"]
+        let run = lock.withLock {
+            runs += 1
+            return runs
+        }
+        let logPath = directory.path("gpsd-\(run).log")
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        lock.withLock {
+            self.process = process
+            readyAt = nil
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if LoopbackSocket.accepts(port: port) {
+                lock.withLock { readyAt = .now }
+                return
+            }
+            if !process.isRunning { break }
+            usleep(5_000)
+        }
+        stopGpsd(signal: SIGKILL)
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        throw Failure(description: "gpsd did not start on port \(port): \(log)")
+    }
+
+    /// Stops gpsd with `signal` (SIGTERM: a clean exit; SIGKILL: a crash) and waits for it to
+    /// exit, killing it if it takes longer than 2 s.
+    public func stopGpsd(signal: Int32 = SIGTERM) {
+        guard let process = lock.withLock({ () -> Process? in
+            defer { self.process = nil; readyAt = nil }
+            return self.process
+        }) else { return }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + .seconds(2)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(2_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Stops gpsd and starts a new one on the same port.
+    public func restartGpsd(signal: Int32 = SIGTERM) throws {
+        stopGpsd(signal: signal)
+        try start()
+    }
+
+    /// Kills gpsd and shuts the feeder down.
+    public func shutdown() {
+        stopGpsd(signal: SIGKILL)
+        feeder.shutdown()
+    }
+
+    /// What the gpsd runs so far wrote to stderr, for failure messages.
+    public var gpsdLog: String {
+        let count = lock.withLock { runs }
+        return (1...max(1, count)).compactMap {
+            try? String(contentsOfFile: directory.path("gpsd-\($0).log"), encoding: .utf8)
+        }.joined(separator: "\n")
+    }
+
+    deinit { shutdown() }
+}

@@ -15,7 +15,8 @@ import Musl
 /// output (`.chk`) line for line.
 ///
 /// Both ports come from the kernel, so tests may run in parallel. Every gpsd started is
-/// killed by ``shutdown()``, which `deinit` also calls.
+/// killed by ``shutdown()``, which `deinit` also calls, and (through `setpriv --pdeathsig`)
+/// by the kernel if the test process dies first.
 public final class GpsdHarness: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -55,8 +56,16 @@ public final class GpsdHarness: @unchecked Sendable {
     /// log).
     public func start() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
-        process.arguments = ["-N", "-b", "-S", String(port), "tcp://127.0.0.1:\(feeder.port)"]
+        let gpsd = ["/usr/sbin/gpsd", "-N", "-b", "-S", String(port), "tcp://127.0.0.1:\(feeder.port)"]
+        if FileManager.default.isExecutableFile(atPath: Self.setpriv) {
+            // gpsd gets SIGKILL if the thread that started it ends: a crashed or killed test
+            // run leaves no gpsd behind. setpriv execs gpsd, so the process id stays gpsd's.
+            process.executableURL = URL(fileURLWithPath: Self.setpriv)
+            process.arguments = ["--pdeathsig", "KILL", "--"] + gpsd
+        } else {
+            process.executableURL = URL(fileURLWithPath: gpsd[0])
+            process.arguments = Array(gpsd.dropFirst())
+        }
         let run = lock.withLock {
             runs += 1
             return runs
@@ -66,7 +75,7 @@ public final class GpsdHarness: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try Self.launch(process)
         lock.withLock {
             self.process = process
             readyAt = nil
@@ -83,6 +92,31 @@ public final class GpsdHarness: @unchecked Sendable {
         stopGpsd(signal: SIGKILL)
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         throw Failure(description: "gpsd did not start on port \(port): \(log)")
+    }
+
+    private static let setpriv = "/usr/bin/setpriv"
+
+    /// Starts `process` from a thread of its own that lives exactly as long as the process:
+    /// the parent-death signal follows the starting thread, not the test process, so starting
+    /// gpsd from a pool thread that later exits would kill it mid-test.
+    private static func launch(_ process: Process) throws {
+        let started = DispatchSemaphore(value: 0)
+        let failure = LockedError()
+        let thread = Thread {
+            do {
+                try process.run()
+            } catch {
+                failure.error = error
+                started.signal()
+                return
+            }
+            started.signal()
+            while process.isRunning { usleep(10_000) }
+        }
+        thread.name = "gpsd launcher"
+        thread.start()
+        started.wait()
+        if let error = failure.error { throw error }
     }
 
     /// Stops gpsd with `signal` (SIGTERM: a clean exit; SIGKILL: a crash) and waits for it to
@@ -121,4 +155,13 @@ public final class GpsdHarness: @unchecked Sendable {
     }
 
     deinit { shutdown() }
+}
+
+private final class LockedError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (any Error)?
+    var error: (any Error)? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }

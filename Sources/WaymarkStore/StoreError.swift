@@ -20,6 +20,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let duplicateIdentifier = Code(rawValue: "store.duplicate-identifier")
         /// A stored row cannot be turned back into a region (corrupt or foreign data).
         public static let corruptRegion = Code(rawValue: "store.corrupt-region")
+        /// A history record the schema refuses: an untimed fix, a coordinate out of range, an
+        /// event record that is not one JSON object on one line…
+        public static let invalidRecord = Code(rawValue: "store.invalid-record")
         /// Any other SQLite failure (disk full, I/O error, locked database…).
         public static let database = Code(rawValue: "store.database")
     }

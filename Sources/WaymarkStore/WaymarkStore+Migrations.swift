@@ -40,10 +40,11 @@ extension WaymarkStore {
                         """)
             }
         }
+        registerHistoryMigration(in: &migrator)
         return migrator
     }
 
-    private static func expectOne(_ db: Database, _ sql: String, what: String) throws {
+    static func expectOne(_ db: Database, _ sql: String, what: String) throws {
         guard try Int.fetchOne(db, sql: sql) == 1 else {
             throw StoreError(code: .migrationFailed, message: "SpatiaLite's \(what) failed")
         }

@@ -6,12 +6,15 @@ import WaymarkCore
 import WaymarkRegions
 
 /// The SpatiaLite store: an ordinary SpatiaLite database file (readable by `spatialite`,
-/// `ogrinfo`, QGIS) holding the monitored regions in the table `regions`.
+/// `ogrinfo`, QGIS) holding the monitored regions in the table `regions`, and the daemon's
+/// history in `fixes` (a POINT layer), `gaps` and `events`.
 ///
 /// Every connection loads `mod_spatialite`. Files use WAL with `synchronous=FULL` on the
-/// writer: an acknowledged import survives a power cut (WAL + NORMAL lost the latest commits
-/// in about half of the simulated cuts, PLATFORM.md). Readers are separate connections from the
-/// one that created the schema, which keeps SpatiaLite's geodesic functions fast.
+/// writer: an acknowledged import or event survives a power cut (WAL + NORMAL lost the latest
+/// commits in about half of the simulated cuts, PLATFORM.md). Fix and gap writes drop to
+/// NORMAL for their transaction: they survive the process being killed, not a power cut (see
+/// `recordFix`). Readers are separate connections from the one that created the schema, which
+/// keeps SpatiaLite's geodesic functions fast.
 ///
 /// Thread-safe: GRDB serialises writes and runs reads concurrently.
 public final class WaymarkStore: Sendable {
@@ -78,7 +81,7 @@ public final class WaymarkStore: Sendable {
     }
 
     /// Connection set-up: load SpatiaLite into every connection GRDB opens.
-    private static func configuration(spatialiteModule: String, logger: Logger) -> Configuration {
+    static func configuration(spatialiteModule: String, logger: Logger) -> Configuration {
         var configuration = Configuration()
         configuration.label = "WaymarkStore"
         configuration.busyMode = .timeout(10)

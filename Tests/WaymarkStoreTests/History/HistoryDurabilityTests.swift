@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import Testing
+import WaymarkCore
+import WaymarkTestSupport
+
+@testable import WaymarkStore
+
+/// Whether the built `waymark` has the hidden `debug write-fixes` drill (wired by the CLI).
+private let drillAvailable: Bool = {
+    guard FileManager.default.isExecutableFile(atPath: ProjectPaths.waymarkExecutable.path) else { return false }
+    return (try? runWaymark(["debug", "write-fixes", "--help"]).status) == 0
+}()
+
+@Suite struct HistoryDurabilityTests {
+    /// A real child process records fixes one per transaction through `recordFix` and prints
+    /// each committed id; it is killed with SIGKILL mid-stream. Every acknowledged fix must be
+    /// there, and the file and its spatial index must be intact.
+    @Test(
+        .enabled(
+            if: drillAvailable,
+            "`waymark debug write-fixes --db PATH --count N` is not wired into the CLI yet (it calls HistoryWriterDrill.run)"),
+        .timeLimit(.minutes(2)))
+    func acknowledgedFixesSurviveSIGKILL() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("drill.sqlite")
+        let process = Process()
+        process.executableURL = ProjectPaths.waymarkExecutable
+        process.arguments = ["debug", "write-fixes", "--db", path, "--count", "1000000"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+
+        // Read acknowledgements until 200 have arrived, then kill mid-write.
+        var acknowledged: [Int64] = []
+        var pending = Data()
+        let reader = out.fileHandleForReading
+        while acknowledged.count < 200 {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }  // the child exited early: the expectations below say why
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                if let id = Int64(line) { acknowledged.append(id) }
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // Ids acknowledged between our last read and the kill count too.
+        pending.append(reader.readDataToEndOfFile())
+        for line in String(decoding: pending, as: UTF8.self).split(separator: "\n") {
+            if let id = Int64(line) { acknowledged.append(id) }
+        }
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGKILL)
+        #expect(acknowledged.count >= 200)
+        #expect(acknowledged == Array(1...Int64(acknowledged.count)))
+
+        let store = try WaymarkStore(path: path, logger: quietLogger)
+        let (integrity, spatialIndex) = try store.database.writeWithoutTransaction { db in
+            (
+                try String.fetchAll(db, sql: "PRAGMA integrity_check"),
+                try Int.fetchOne(db, sql: "SELECT CheckSpatialIndex('fixes', 'geometry')")
+            )
+        }
+        #expect(integrity == ["ok"])
+        #expect(spatialIndex == 1)
+        let stored = try store.database.read { db in
+            try Set(Int64.fetchAll(db, sql: "SELECT id FROM fixes"))
+        }
+        let missing = acknowledged.filter { !stored.contains($0) }
+        #expect(missing.isEmpty, "acknowledged but lost: \(missing.prefix(10))")
+        // At most the fix being written when the kill came is there unacknowledged.
+        #expect(stored.count <= acknowledged.count + 1)
+        // And each is the fix the drill wrote, field for field.
+        try store.history(HistoryQuery(kinds: [.fix], limit: acknowledged.count)) { item in
+            guard case .fix(let fix) = item else { return }
+            #expect(fix.fix == HistoryWriterDrill.fix(Int(fix.id - 1)))
+            #expect(fix.source == "drill")
+        }
+    }
+}

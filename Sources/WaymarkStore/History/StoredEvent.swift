@@ -1,0 +1,39 @@
+import WaymarkCore
+
+/// An event (a region transition, say) with the exact JSON Lines record printed for it.
+///
+/// The queryable columns (`kind`, `region`, `transition`, `coordinate`) are copies of what
+/// `record` says; `record` is what `waymark history` prints, byte for byte, so history shows
+/// events exactly as `waymark replay` printed them.
+public struct StoredEvent: Sendable, Equatable {
+    /// The row id in `events`; `nil` for an event not yet recorded (`recordEvent` ignores it).
+    public var id: Int64?
+    public var time: Timestamp
+    /// The record's kind, e.g. `region`.
+    public var kind: String
+    /// The region's identifier, for region events.
+    public var region: String?
+    /// `enter`, `exit`, …, for region events.
+    public var transition: String?
+    /// Where it happened, when the event has a position.
+    public var coordinate: Coordinate?
+    /// One compact JSON object on one line, e.g.
+    /// `{"kind":"region","transition":"enter","region":"SAMO","time":"2008-08-21T13:57:20Z","latitude":34.1,"longitude":-118.7}`.
+    public var record: String
+
+    public init(
+        id: Int64? = nil, time: Timestamp, kind: String, region: String? = nil, transition: String? = nil,
+        coordinate: Coordinate? = nil, record: String
+    ) {
+        self.id = id
+        self.time = time
+        self.kind = kind
+        self.region = region
+        self.transition = transition
+        self.coordinate = coordinate
+        self.record = record
+    }
+
+    /// The stored record, verbatim.
+    public var jsonLine: String { record }
+}

@@ -9,8 +9,9 @@ packages=(
     libgps-dev libproj-dev libsqlite3-dev libspatialite-dev libsqlite3-mod-spatialite
     # the live source and its test tools (gpsd, gpsfake, gpspipe; gpsfake needs python3-gps)
     gpsd gpsd-clients python3-gps
-    # independent readers the tests compare against: spatialite, GDAL's ogrinfo, gpxpy, geographiclib
-    spatialite-bin gdal-bin python3 python3-gpxpy python3-geographiclib
+    # independent readers the tests compare against: spatialite, ogrinfo, gpxpy, geographiclib, sqlite3;
+    # jsonschema and yaml check the API against docs/openapi.yaml
+    spatialite-bin gdal-bin python3 python3-gpxpy python3-geographiclib python3-jsonschema python3-yaml sqlite3
 )
 
 missing=()

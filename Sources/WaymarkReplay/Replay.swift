@@ -33,11 +33,11 @@ public enum Replay {
             try await pacer?.wait(for: fix.time)
             switch engine.process(fix) {
             case .initial(let inside):
-                try output.write(ReplayRecords.state(fix: fix, inside: inside.map { regions[Int($0)].identifier }) + "\n")
+                try output.write(RegionRecords.state(fix: fix, inside: inside.map { regions[Int($0)].identifier }) + "\n")
             case .transitions(let transitions):
                 for transition in transitions {
                     summary.count(transition)
-                    try output.write(ReplayRecords.region(transition) + "\n")
+                    try output.write(RegionRecords.transition(transition) + "\n")
                 }
             }
             progress?.update(fixes: summary.fixes, time: fix.time)

@@ -53,15 +53,19 @@ extension WaymarkStore {
     /// Creates SpatiaLite's metadata tables on a new database, then applies pending migrations.
     func migrate() throws {
         do {
-            // InitSpatialMetadata(1) opens its own transaction, so it runs outside the
-            // migrator's; it is skipped when the file already has the metadata (made by
-            // SpatiaLite's tools, or by an earlier open).
+            // Checked and created in one IMMEDIATE transaction, so two processes opening a new
+            // file at once (a daemon and `waymark history`) cannot both initialise it.
+            // InitSpatialMetadata(0): no transaction of its own, it runs inside ours. Skipped when
+            // the file already has the metadata (made by SpatiaLite's tools, or an earlier open).
             try database.writeWithoutTransaction { db in
-                if try !db.tableExists("spatial_ref_sys") {
-                    guard try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(1)") == 1 else {
-                        throw StoreError(code: .migrationFailed, message: "SpatiaLite's InitSpatialMetadata failed")
+                try db.inTransaction(.immediate) {
+                    if try !db.tableExists("spatial_ref_sys") {
+                        guard try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)") == 1 else {
+                            throw StoreError(code: .migrationFailed, message: "SpatiaLite's InitSpatialMetadata failed")
+                        }
+                        logger.info("Initialised SpatiaLite metadata")
                     }
-                    logger.info("Initialised SpatiaLite metadata")
+                    return .commit
                 }
             }
             let migrator = Self.migrator

@@ -12,5 +12,8 @@ struct Waymark: AsyncParsableCommand {
             SpatiaLite store, simulates tracks, and benchmarks the engine. See README.md.
             """,
         version: "0.1.0",
-        subcommands: [ReplayCommand.self, RegionsCommand.self, SimulateCommand.self, BenchCommand.self])
+        subcommands: [
+            ReplayCommand.self, ServeCommand.self, HistoryCommand.self, DebugCommand.self, RegionsCommand.self, SimulateCommand.self,
+            BenchCommand.self,
+        ])
 }

@@ -17,4 +17,11 @@ enum CommandLogging {
         _ = bootstrapped
         return Logger(label: label)
     }
+
+    /// A logger at an explicit level (the daemon's `log.level`), unless `WAYMARK_LOG_LEVEL` says otherwise.
+    static func logger(_ label: String, level: Logger.Level) -> Logger {
+        var logger = logger(label)
+        if ProcessInfo.processInfo.environment["WAYMARK_LOG_LEVEL"] == nil { logger.logLevel = level }
+        return logger
+    }
 }

@@ -1,10 +1,11 @@
 import WaymarkCore
-import WaymarkRegions
 
-/// The JSON Lines records `waymark replay` prints (documented in README.md).
-enum ReplayRecords {
-    /// `{"kind":"state",…,"inside":[…]}`: the initial membership, from the first fix.
-    static func state(fix: Fix, inside: [String]) -> String {
+/// The JSON Lines records of region monitoring, the same from `waymark replay`, the daemon's
+/// history and its live stream (README.md documents them).
+public enum RegionRecords {
+    /// `{"kind":"state","time":…,"latitude":…,"longitude":…,"inside":[…]}`: the initial
+    /// membership, from the first fix.
+    public static func state(fix: Fix, inside: [String]) -> String {
         var json = JSONObjectWriter()
         json.add("kind", "state")
         addPosition(of: fix, to: &json)
@@ -12,8 +13,8 @@ enum ReplayRecords {
         return json.object
     }
 
-    /// `{"kind":"region","transition":"enter"|"exit","region":ID,…}`.
-    static func region(_ transition: RegionTransition) -> String {
+    /// `{"kind":"region","transition":"enter"|"exit","region":ID,"time":…,"latitude":…,"longitude":…}`.
+    public static func transition(_ transition: RegionTransition) -> String {
         var json = JSONObjectWriter()
         json.add("kind", "region")
         json.add("transition", transition.kind.rawValue)

@@ -1,20 +1,20 @@
-import WaymarkCore
-
 /// Holds each fix back until its moment on the wall clock: the track's time since its first
 /// timed fix, divided by the speed factor. Untimed fixes and fixes whose moment has passed
 /// (time going backwards, a slow consumer) go out at once. The clock is injected so tests run
 /// instantly.
-struct ReplayPacer<C: Clock> where C.Duration == Duration {
-    let clock: C
-    let factor: Double
+public struct ReplayPacer<C: Clock> where C.Duration == Duration {
+    public let clock: C
+    /// Speed factor: 1 is real time, 10 ten times faster.
+    public let factor: Double
     private var origin: (track: Timestamp, wall: C.Instant)?
 
-    init(clock: C, factor: Double) {
+    public init(clock: C, factor: Double) {
         self.clock = clock
         self.factor = factor
     }
 
-    mutating func wait(for time: Timestamp?) async throws {
+    /// Returns when the fix stamped `time` is due.
+    public mutating func wait(for time: Timestamp?) async throws {
         guard let time else { return }
         guard let origin else {
             origin = (time, clock.now)

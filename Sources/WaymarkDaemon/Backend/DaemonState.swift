@@ -1,0 +1,78 @@
+import Foundation
+import WaymarkAPI
+import WaymarkCore
+import WaymarkRegions
+import WaymarkStore
+
+/// The daemon as the API sees it: the store for history and regions, the pipeline for what is
+/// happening now.
+struct DaemonState: DaemonBackend {
+    let store: WaymarkStore
+    let pipeline: LivePipeline
+    let feed: LiveFeed
+    let startedAt: ContinuousClock.Instant
+    let version: String
+
+    func status() async -> DaemonStatus {
+        let snapshot = await pipeline.snapshot()
+        let elapsed = ContinuousClock.now - startedAt
+        return DaemonStatus(
+            version: version,
+            uptime: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            source: .init(
+                kind: snapshot.source.kind, description: snapshot.source.description,
+                connected: snapshot.source.connected, watching: snapshot.source.watching,
+                lastError: snapshot.source.lastError),
+            lastFix: snapshot.lastFix,
+            databasePath: store.path ?? ":memory:",
+            regionCount: await pipeline.regionCount,
+            counters: snapshot.counters)
+    }
+
+    func lastFix() async throws -> HistoryEntry? {
+        if let live = await pipeline.snapshot().lastFix { return live }
+        return try store.lastFix().map { HistoryEntry(HistoryItem.fix($0)) }
+    }
+
+    func history(_ request: HistoryRequest) async throws -> [HistoryEntry] {
+        var entries: [HistoryEntry] = []
+        let kinds = Set(request.kinds.compactMap(HistoryKind.init(rawValue:)))
+        let query = HistoryQuery(from: request.from, to: request.to, kinds: kinds.isEmpty ? Set(HistoryKind.allCases) : kinds, limit: request.limit)
+        try store.history(query) { entries.append(HistoryEntry($0)) }
+        return entries
+    }
+
+    func regions() async throws -> [Region] { try store.regions() }
+
+    func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport {
+        let report = try store.importRegions(regions, replace: replace)
+        await pipeline.reload(regions: try store.regions())
+        return report
+    }
+
+    func removeRegion(identifier: String) async throws -> Bool {
+        let removed = try store.removeRegion(identifier: identifier)
+        if removed { await pipeline.reload(regions: try store.regions()) }
+        return removed
+    }
+
+    func regionState(identifier: String) async throws -> RegionStateInfo? {
+        await pipeline.regionState(identifier: identifier)
+    }
+
+    func live() async -> AsyncStream<HistoryEntry> { feed.subscribe() }
+}
+
+extension HistoryEntry {
+    /// A stored history item as the API serves it.
+    init(_ item: HistoryItem) {
+        switch item {
+        case .fix(let stored):
+            self.init(kind: "fix", time: item.time, coordinate: stored.fix.coordinate, json: item.jsonLine)
+        case .gap:
+            self.init(kind: "gap", time: item.time, coordinate: nil, json: item.jsonLine)
+        case .event(let event):
+            self.init(kind: "event", time: item.time, coordinate: event.coordinate, json: item.jsonLine)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Logging
+
+/// Everything `waymark serve` can be told, from the configuration file and then command-line
+/// flags (flags win). `docs/configuration.md` documents every key; defaults are listed here.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// `store.database`: the SpatiaLite file holding regions and history.
+    public var database: String
+    /// `store.retention_days`: history older than this is deleted (hourly); `nil` keeps everything.
+    public var retentionDays: Double?
+    /// `gpsd.host` / `gpsd.port`: where gpsd listens (default 127.0.0.1:2947).
+    public var gpsdHost = "127.0.0.1"
+    public var gpsdPort = 2947
+    /// `api.socket`: the Unix socket of the local API (mode 0600).
+    public var socketPath: String
+    /// `api.tcp_port`: also serve the API on 127.0.0.1:PORT, with a bearer token; `nil`: no TCP.
+    public var tcpPort: Int?
+    /// `api.token_file`: file whose first line is the bearer token for TCP clients (required
+    /// with `tcp_port`).
+    public var tokenFile: String?
+    /// `regions.paths`: GeoJSON files or folders imported (replacing same-named regions) at
+    /// start and on SIGHUP.
+    public var regionPaths: [String] = []
+    /// `regions.id_property`: the feature property naming a region.
+    public var idProperty: String?
+    /// `log.level`: trace, debug, info, notice, warning, error, critical (default info).
+    public var logLevel: Logger.Level = .info
+    /// Replay a GPX track instead of reading gpsd (command line only).
+    public var replay: ReplaySettings?
+
+    public init(database: String, socketPath: String) {
+        self.database = database
+        self.socketPath = socketPath
+    }
+}
+
+/// `waymark serve --replay`: the daemon's pipeline fed from a GPX track.
+public struct ReplaySettings: Sendable, Equatable {
+    public var trackPath: String
+    /// Speed factor against the track's clock; `nil` as fast as possible.
+    public var speed: Double?
+    /// Stop the daemon when the track ends (tests, batch imports) instead of serving on.
+    public var exitWhenDone: Bool
+
+    public init(trackPath: String, speed: Double?, exitWhenDone: Bool) {
+        self.trackPath = trackPath
+        self.speed = speed
+        self.exitWhenDone = exitWhenDone
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Where the daemon keeps its files by default: per user under the XDG directories, or the
+/// system locations when run as a system service (`--system`).
+public enum DefaultLocations {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// `$XDG_DATA_HOME/waymark/waymark.sqlite` (`~/.local/share/…`), or `/var/lib/waymark/waymark.sqlite`.
+    public static func database(system: Bool) -> String {
+        if system { return "/var/lib/waymark/waymark.sqlite" }
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        return base + "/waymark/waymark.sqlite"
+    }
+
+    /// `$XDG_RUNTIME_DIR/waymark/api.sock`, or `/run/waymark/api.sock`; without
+    /// `XDG_RUNTIME_DIR`, `/tmp/waymark-UID/api.sock`.
+    public static func socket(system: Bool) -> String {
+        if system { return "/run/waymark/api.sock" }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/waymark/api.sock" }
+        return "/tmp/waymark-\(getuid())/api.sock"
+    }
+
+    /// `$XDG_CONFIG_HOME/waymark/waymark.yaml`, or `/etc/waymark/waymark.yaml`.
+    public static func configuration(system: Bool) -> String {
+        if system { return "/etc/waymark/waymark.yaml" }
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+        return base + "/waymark/waymark.yaml"
+    }
+}

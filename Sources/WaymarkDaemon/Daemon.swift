@@ -1,0 +1,60 @@
+import Logging
+import ServiceLifecycle
+import WaymarkCore
+import WaymarkAPI
+import WaymarkSources
+import WaymarkStore
+
+/// `waymark serve`: the long-running service. One `ServiceGroup` holds the fix source (gpsd or
+/// a replay), the API server, region reloading on SIGHUP and history retention; SIGTERM and
+/// SIGINT shut it down gracefully.
+public enum Daemon {
+    public static let version = "0.1.0"
+
+    /// Opens the store, loads the configured regions, and runs until shut down. Fails before
+    /// serving when the store cannot be opened or a configured region file is bad.
+    public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws {
+        let store = try WaymarkStore(path: configuration.database, logger: logger)
+        let loader = RegionLoader(store: store, paths: configuration.regionPaths, idProperty: configuration.idProperty)
+        let regions = try loader.load()
+        let feed = LiveFeed()
+        let sourceKind: DaemonStatus.Source.Kind = configuration.replay == nil ? .gpsd : .replay
+        let sourceDescription = configuration.replay.map { "replay:\($0.trackPath)" }
+            ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
+        let pipeline = LivePipeline(
+            store: store, regions: regions, sourceKind: sourceKind, sourceDescription: sourceDescription,
+            feed: feed, logger: logger)
+        let state = DaemonState(store: store, pipeline: pipeline, feed: feed, startedAt: .now, version: version)
+
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let replay = configuration.replay {
+            let previous = try store.lastFix()
+            let resumeAfter = previous?.source == sourceDescription ? previous?.fix.time : nil
+            services.append(.init(
+                service: ReplayFeedService(settings: replay, pipeline: pipeline, resumeAfter: resumeAfter, logger: logger),
+                successTerminationBehavior: .gracefullyShutdownGroup))
+        } else {
+            let source = GpsdSource(host: configuration.gpsdHost, port: configuration.gpsdPort, logger: logger)
+            services.append(.init(service: GpsdFeedService(source: source, pipeline: pipeline)))
+        }
+        let token = try configuration.tokenFile.map(APIToken.read(from:))
+        services.append(.init(service: try APIServer(
+            configuration: .init(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token),
+            backend: state, logger: logger)))
+        services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, logger: logger)))
+        if let days = configuration.retentionDays {
+            services.append(.init(service: RetentionService(store: store, days: days, logger: logger)))
+        }
+        logger.notice(
+            "Waymark starting",
+            metadata: [
+                "version": "\(version)", "store.path": "\(configuration.database)", "regions": "\(regions.count)",
+                "source": "\(sourceDescription)", "api.socket": "\(configuration.socketPath)",
+            ])
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        feed.finish()
+        logger.notice("Waymark stopped")
+    }
+}

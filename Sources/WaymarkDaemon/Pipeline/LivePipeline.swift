@@ -1,0 +1,160 @@
+import Foundation
+import Logging
+import WaymarkAPI
+import WaymarkCore
+import WaymarkRegions
+import WaymarkStore
+
+/// The daemon's single path for fixes, live or replayed: source event → store → region engine
+/// → events in the store → live subscribers. One actor, so fixes are handled strictly in order.
+public actor LivePipeline {
+    private let store: WaymarkStore
+    private let feed: LiveFeed
+    private let logger: Logger
+    private var monitor: RegionMonitor
+    private var source: SourceStatus
+    private var counters: [String: Int] = [:]
+    private var lastFix: HistoryEntry?
+    private var lastTime: Timestamp?
+    private var stateSince: [String: Timestamp] = [:]
+
+    /// What the source is doing, for status.
+    struct SourceStatus: Sendable {
+        var kind: DaemonStatus.Source.Kind
+        var description: String
+        var connected = false
+        /// Whether the source is asked for fixes (gpsd: WATCH_ENABLE).
+        var watching = true
+        var lastError: String?
+    }
+
+    init(store: WaymarkStore, regions: [Region], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String, feed: LiveFeed, logger: Logger) {
+        self.store = store
+        self.feed = feed
+        self.logger = logger
+        self.monitor = RegionMonitor(index: RegionIndex(regions: regions))
+        self.source = SourceStatus(kind: sourceKind, description: sourceDescription)
+    }
+
+    /// Handles one event from the source. Storage failures are logged and counted; the
+    /// pipeline carries on with the next fix.
+    func handle(_ event: SourceEvent) {
+        switch event {
+        case .connected(let description):
+            source.connected = true
+            source.lastError = nil
+            logger.notice("Source connected", metadata: ["source": "\(description)"])
+        case .disconnected(let reason):
+            if source.connected { logger.warning("Source disconnected", metadata: ["reason": "\(reason)"]) }
+            source.connected = false
+            source.lastError = reason
+            recordGap(time: Timestamp.now, reason: "source disconnected: \(reason)")
+        case .gap(let time, let reason):
+            recordGap(time: time ?? Timestamp.now, reason: reason)
+        case .fix(let fix):
+            handle(fix)
+        }
+    }
+
+    /// Every fix with a valid position is recorded, as the receiver reported it (history is the
+    /// raw record: gpsd's repeated and out-of-order times included). The region engine, a
+    /// service, sees only fixes whose time moves forward.
+    private func handle(_ received: Fix) {
+        var fix = received
+        // A receiver without a clock (GGA-only NMEA) gives fixes without time: stamp them on arrival.
+        if fix.time == nil { fix.time = Timestamp.now }
+        guard fix.coordinate.isValid else { return drop("invalidCoordinate") }
+        let id: Int64
+        do {
+            id = try store.recordFix(fix, source: source.description)
+        } catch {
+            logger.error("Cannot record a fix", metadata: ["error": "\(error)"])
+            return count("storeErrors")
+        }
+        count(DaemonStatus.Counter.fixesRecorded)
+        let entry = HistoryEntry(.fix(StoredFix(id: id, fix: fix, source: source.description)))
+        lastFix = entry
+        feed.publish(entry)
+
+        if let lastTime, fix.time! <= lastTime { return count("regionEngine.skipped.timeNotIncreasing") }
+        lastTime = fix.time
+        switch monitor.process(fix) {
+        case .initial(let inside):
+            for index in 0..<monitor.index.count { stateSince[monitor.index.identifier(at: index)] = fix.time }
+            logger.info("Initial region state", metadata: ["inside": "\(inside.map { monitor.index.identifier(at: Int($0)) })"])
+        case .transitions(let transitions):
+            for transition in transitions { record(transition) }
+        }
+    }
+
+    private func record(_ transition: RegionTransition) {
+        let json = RegionRecords.transition(transition)
+        let time = transition.fix.time!
+        stateSince[transition.identifier] = time
+        do {
+            try store.recordEvent(StoredEvent(
+                time: time, kind: "region", region: transition.identifier, transition: transition.kind.rawValue,
+                coordinate: transition.fix.coordinate, record: json))
+        } catch {
+            logger.error("Cannot record an event", metadata: ["error": "\(error)", "region.id": "\(transition.identifier)"])
+            count("storeErrors")
+        }
+        count(DaemonStatus.Counter.eventsRecorded)
+        logger.info(
+            "Region \(transition.kind.rawValue)",
+            metadata: ["region.id": "\(transition.identifier)", "time": "\(time.rfc3339)"])
+        feed.publish(HistoryEntry(kind: "event", time: time, coordinate: transition.fix.coordinate, json: json))
+    }
+
+    private func recordGap(time: Timestamp, reason: String) {
+        do {
+            try store.recordGap(time: time, reason: reason, source: source.description)
+        } catch {
+            logger.error("Cannot record a gap", metadata: ["error": "\(error)"])
+            count("storeErrors")
+        }
+        count(DaemonStatus.Counter.gapsRecorded)
+        var json = JSONObjectWriter()
+        json.add("kind", "gap")
+        json.add("time", time.rfc3339)
+        json.add("reason", reason)
+        json.add("source", source.description)
+        feed.publish(HistoryEntry(kind: "gap", time: time, coordinate: nil, json: json.object))
+    }
+
+    private func count(_ name: String) { counters[name, default: 0] += 1 }
+
+    /// A fix that never reaches the store or the engine, counted in total and by reason.
+    private func drop(_ reason: String) {
+        count(DaemonStatus.Counter.fixesDropped)
+        count(DaemonStatus.Counter.fixesDropped + "." + reason)
+    }
+
+    /// Monitors `regions` from now on. Membership starts afresh: the next fix gives the state
+    /// of every region (no events), as registering a region produces none (SEMANTICS §3).
+    func reload(regions: [Region]) {
+        monitor = RegionMonitor(index: RegionIndex(regions: regions))
+        stateSince = [:]
+        logger.notice("Regions reloaded", metadata: ["regions": "\(regions.count)"])
+    }
+
+    /// Inside, outside, or unknown (no fix since the region was loaded); nil if not monitored.
+    func regionState(identifier: String) -> RegionStateInfo? {
+        let index = monitor.index
+        guard let position = (0..<index.count).first(where: { index.identifier(at: $0) == identifier }) else { return nil }
+        guard monitor.hasState else { return RegionStateInfo(identifier: identifier, state: "unknown", since: nil) }
+        let inside = monitor.inside.contains(Int32(position))
+        return RegionStateInfo(identifier: identifier, state: inside ? "inside" : "outside", since: stateSince[identifier])
+    }
+
+    var regionCount: Int { monitor.index.count }
+
+    func snapshot() -> (source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?) {
+        (source, counters, lastFix)
+    }
+}
+
+extension Timestamp {
+    /// The system clock's current time.
+    static var now: Timestamp { Timestamp(secondsSince1970: Date().timeIntervalSince1970) }
+}

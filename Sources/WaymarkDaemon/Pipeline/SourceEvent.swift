@@ -1,0 +1,13 @@
+import WaymarkCore
+
+/// What a fix source tells the pipeline: gpsd live, or a GPX track replayed.
+public enum SourceEvent: Sendable, Equatable {
+    /// The source is delivering (gpsd connected; a replay started). The text names it.
+    case connected(String)
+    /// A position report with a usable fix (mode 2D or 3D).
+    case fix(Fix)
+    /// No fix: gpsd reported mode 0/1, or the receiver went quiet. Recorded as a gap.
+    case gap(time: Timestamp?, reason: String)
+    /// The source stopped delivering (gpsd went away) and why; it will be retried.
+    case disconnected(String)
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WaymarkDaemon
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the daemon: fixes from gpsd (or a replayed track) to the store, regions and the API.",
+        discussion: """
+            Reads fixes from gpsd through libgps (reconnecting with backoff when gpsd is away), \
+            records every fix, gap and region event in the SpatiaLite store, and serves the local \
+            HTTP/JSON API on a Unix socket (mode 0600; docs/api.md, docs/openapi.yaml).
+
+            Settings come from the configuration file (YAML; every key in docs/configuration.md), \
+            then from these flags, which win. Signals: SIGTERM/SIGINT shut down gracefully; SIGHUP \
+            re-imports the configured region files. Logs go to standard error (journald under systemd).
+            """)
+
+    @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/waymark/waymark.yaml if it exists; /etc/waymark/waymark.yaml with --system).")
+    var config: String?
+
+    @Flag(help: "Use the system service's locations (/etc/waymark, /var/lib/waymark, /run/waymark).")
+    var system = false
+
+    @Option(name: .customLong("db"), help: "SpatiaLite database (store.database).")
+    var database: String?
+
+    @Option(help: "Unix socket of the API (api.socket).")
+    var socket: String?
+
+    @Option(help: "gpsd to read, HOST:PORT (gpsd.host, gpsd.port; default 127.0.0.1:2947).")
+    var gpsd: String?
+
+    @Option(name: .customLong("tcp-port"), help: "Also serve the API on 127.0.0.1:PORT, bearer token required (api.tcp_port).")
+    var tcpPort: Int?
+
+    @Option(name: .customLong("token-file"), help: "File holding the bearer token for TCP clients (api.token_file).")
+    var tokenFile: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "GeoJSON region files or folders to import at start and on SIGHUP (regions.paths).")
+    var regions: [String] = []
+
+    @Option(name: .customLong("id-property"), help: "Feature property naming a region (regions.id_property).")
+    var idProperty: String?
+
+    @Option(name: .customLong("retention-days"), help: "Delete history older than this many days (store.retention_days).")
+    var retentionDays: Double?
+
+    @Option(help: "Replay this GPX track instead of reading gpsd (the same pipeline, for testing).")
+    var replay: String?
+
+    @Option(help: "With --replay: FACTOR times real time.")
+    var speed: Double?
+
+    @Flag(help: "With --replay: as fast as possible (the default for --replay).")
+    var fast = false
+
+    @Flag(name: .customLong("exit-after-replay"), help: "With --replay: stop the daemon when the track ends.")
+    var exitAfterReplay = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (log.level).")
+    var logLevel: String?
+
+    func validate() throws {
+        if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
+        if let speed, !(speed.isFinite && speed > 0) { throw ValidationError("--speed must be a positive number") }
+        if replay == nil && (speed != nil || fast || exitAfterReplay) {
+            throw ValidationError("--speed, --fast and --exit-after-replay need --replay")
+        }
+        if let gpsd, Self.hostAndPort(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT, got '\(gpsd)'") }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+        if let tcpPort, !(1...65535).contains(tcpPort) { throw ValidationError("--tcp-port must be 1…65535") }
+    }
+
+    func run() async throws {
+        var configuration = DaemonConfiguration(
+            database: DefaultLocations.database(system: system), socketPath: DefaultLocations.socket(system: system))
+        let file = config ?? DefaultLocations.configuration(system: system)
+        if config != nil || FileManager.default.fileExists(atPath: file) {
+            configuration = try DaemonConfiguration.load(yamlFile: file, over: configuration)
+        }
+        if let database { configuration.database = database }
+        if let socket { configuration.socketPath = socket }
+        if let gpsd, let (host, port) = Self.hostAndPort(gpsd) {
+            configuration.gpsdHost = host
+            configuration.gpsdPort = port
+        }
+        if let tcpPort { configuration.tcpPort = tcpPort }
+        if let tokenFile { configuration.tokenFile = tokenFile }
+        if !regions.isEmpty { configuration.regionPaths = regions }
+        if let idProperty { configuration.idProperty = idProperty }
+        if let retentionDays { configuration.retentionDays = retentionDays }
+        if let logLevel, let level = Logger.Level(rawValue: logLevel) { configuration.logLevel = level }
+        if let replay { configuration.replay = ReplaySettings(trackPath: replay, speed: speed, exitWhenDone: exitAfterReplay) }
+        if configuration.tcpPort != nil && configuration.tokenFile == nil {
+            throw ValidationError("a TCP port needs a token file (--token-file or api.token_file)")
+        }
+        try FileManager.default.createDirectory(
+            atPath: (configuration.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try await Daemon.run(configuration, logger: CommandLogging.logger("waymark", level: configuration.logLevel))
+    }
+
+    static func hostAndPort(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (1...65535).contains(port), colon > text.startIndex
+        else { return nil }
+        return (String(text[..<colon]), port)
+    }
+}

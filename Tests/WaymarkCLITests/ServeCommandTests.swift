@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+/// `waymark serve` as a user runs it: a real daemon process, real files, real signals.
+@Suite struct ServeCommandTests {
+    /// The daemon replaying the sample ride records the same region events `waymark replay`
+    /// prints, and `waymark history` prints them byte for byte.
+    @Test func serveReplayRecordsWhatReplayPrints() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("waymark.sqlite")
+        let served = try runWaymark([
+            "serve", "--replay", "Tracks/lakeside-ride.gpx", "--fast", "--exit-after-replay",
+            "--regions", "Regions", "--db", db, "--socket", directory.path("api.sock"),
+        ])
+        #expect(served.status == 0, "\(served.stderr)")
+        let replayed = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--fast"])
+        let expected = replayed.stdoutLines.filter { $0.hasPrefix("{\"kind\":\"region\"") }
+        let history = try runWaymark(["history", "--db", db, "--kind", "event"])
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdoutLines == expected)
+        #expect(expected.count == 14)
+        let fixes = try runWaymark(["history", "--db", db, "--kind", "fix"])
+        #expect(fixes.stdoutLines.count == 2974)
+        #expect(fixes.stdoutLines.first?.hasPrefix("{\"kind\":\"fix\",\"time\":\"2026-06-01T08:00:00Z\",\"latitude\":47.355972,\"longitude\":8.6700161") == true)
+    }
+
+    @Test func historyFiltersByTime() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("waymark.sqlite")
+        _ = try runWaymark([
+            "serve", "--replay", "Tracks/lakeside-ride.gpx", "--exit-after-replay", "--db", db,
+            "--socket", directory.path("api.sock"),
+        ])
+        let window = try runWaymark([
+            "history", "--db", db, "--from", "2026-06-01T08:10:00Z", "--to", "2026-06-01T08:11:00Z", "--kind", "fix",
+        ])
+        #expect(window.stdoutLines.count == 60)
+        #expect(window.stdoutLines.first?.contains("\"time\":\"2026-06-01T08:10:00Z\"") == true)
+    }
+
+    @Test func sigtermStopsTheDaemonGracefully() throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.path("api.sock")
+        let daemon = try BackgroundProcess.waymark([
+            "serve", "--replay", "Tracks/lakeside-ride.gpx", "--speed", "1", "--db", directory.path("w.sqlite"),
+            "--socket", socket,
+        ])
+        #expect(BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        daemon.send(SIGTERM)
+        #expect(daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    }
+
+    /// SIGKILL while recording, then restart: the database is intact, every committed fix is
+    /// still there, and the daemon carries on recording.
+    @Test func sigkillWhileRecordingLosesNoCommittedFix() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("w.sqlite")
+        let socket = directory.path("api.sock")
+        let daemon = try BackgroundProcess.waymark([
+            "serve", "--replay", "Tracks/lakeside-ride.gpx", "--speed", "200", "--db", db, "--socket", socket,
+        ])
+        #expect(BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) })
+        usleep(1_500_000)
+        daemon.send(SIGKILL)
+        daemon.wait(timeout: 5)
+        let before = try runWaymark(["history", "--db", db, "--kind", "fix"]).stdoutLines
+        #expect(before.count > 50, "the daemon recorded \(before.count) fixes before the kill")
+        let check = try runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, "PRAGMA integrity_check;"])
+        #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(check.stdout) \(check.stderr)")
+        let restarted = try runWaymark([
+            "serve", "--replay", "Tracks/lakeside-ride.gpx", "--fast", "--exit-after-replay", "--db", db, "--socket", socket,
+        ])
+        #expect(restarted.status == 0, "\(restarted.stderr)")
+        let after = try runWaymark(["history", "--db", db, "--kind", "fix"]).stdoutLines
+        #expect(Array(after.prefix(before.count)) == before, "committed fixes changed")
+        #expect(after.count == 2974, "the restarted daemon recorded the rest of the track")
+    }
+
+    struct BadConfiguration: Sendable, CustomTestStringConvertible {
+        var yaml: String
+        var expected: String
+        var testDescription: String { expected }
+    }
+
+    static let badConfigurations: [BadConfiguration] = [
+        .init(yaml: "gpsd:\n  port: 70000\n", expected: "waymark.yaml:2:9: gpsd.port: 70000 is outside 1…65535"),
+        .init(yaml: "gpsd:\n  prot: 2947\n", expected: "waymark.yaml:2:3: gpsd.prot: unknown key"),
+        .init(yaml: "store:\n  retention_days: soon\n", expected: "waymark.yaml:2:19: store.retention_days: must be a number"),
+        .init(yaml: "log:\n  level: loud\n", expected: "waymark.yaml:2:10: log.level: 'loud' is not one of"),
+        .init(yaml: "gpsd: [1, 2\n", expected: "waymark.yaml:2:1: YAML syntax"),
+        .init(yaml: "colour: blue\n", expected: "waymark.yaml:1:1: colour: unknown key"),
+    ]
+
+    @Test(arguments: badConfigurations)
+    func aBadConfigurationNamesTheKeyAndLine(_ bad: BadConfiguration) throws {
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("waymark.yaml", bad.yaml)
+        let result = try runWaymark(["serve", "--config", config, "--db", directory.path("w.sqlite"), "--socket", directory.path("s")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(bad.expected), "stderr: \(result.stderr)")
+    }
+
+    @Test func aMissingConfigurationFileIsAnError() throws {
+        let result = try runWaymark(["serve", "--config", "/nonexistent/waymark.yaml"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/nonexistent/waymark.yaml"))
+    }
+}

@@ -36,3 +36,7 @@ done
 echo "# Region engine: Natural Earth urban areas (2,143 polygons), random fixes over their extent" >&2
 "$waymark" bench regions --regions "$shared/geojson/ne_50m_urban_areas.json" --number-unnamed --random-fixes 100000 \
     --repeat "$repeat" --spatialite-baseline 2000
+
+echo "# Daemon: sustained ingest from a local feeder through gpsd into the store, then API latency" >&2
+/usr/bin/python3 Benchmarks/ingest.py "$waymark" "$shared/nmea/gpsd-3.22/bundg_zeus_9.log" \
+    --repeat "$([ "$repeat" = 1 ] && echo 2 || echo 20)" --api-count "$([ "$repeat" = 1 ] && echo 200 || echo 2000)"

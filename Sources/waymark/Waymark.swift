@@ -13,7 +13,7 @@ struct Waymark: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ReplayCommand.self, ServeCommand.self, HistoryCommand.self, DebugCommand.self, RegionsCommand.self, SimulateCommand.self,
+            ReplayCommand.self, ServeCommand.self, StatusCommand.self, HistoryCommand.self, DebugCommand.self, RegionsCommand.self, SimulateCommand.self,
             BenchCommand.self,
         ])
 }

@@ -1,4 +1,7 @@
 import ArgumentParser
+import Foundation
+import WaymarkAPI
+import WaymarkDaemon
 import WaymarkCore
 import WaymarkGeoJSON
 import WaymarkRegions
@@ -7,16 +10,35 @@ import WaymarkStore
 struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regions",
-        abstract: "Manage the regions in a SpatiaLite store.",
+        abstract: "Manage regions: through the running daemon's API when one answers, else in the database.",
         subcommands: [Import.self, List.self, Remove.self])
 
     struct StoreOptions: ParsableArguments {
         @Option(name: .customLong("db"), help: "SpatiaLite database (default: $XDG_DATA_HOME/waymark/waymark.sqlite).")
         var database: String?
 
+        @Option(help: "A running daemon's API socket: when it answers, changes go through it so it monitors them at once (default: $XDG_RUNTIME_DIR/waymark/api.sock; ignored with --db).")
+        var socket: String?
+
         func open() throws -> WaymarkStore {
             try WaymarkStore(path: database ?? DefaultPaths.database(), logger: CommandLogging.logger("waymark.store"))
         }
+
+        /// The running daemon's API, unless --db names a database or no daemon answers.
+        func daemon() -> UnixSocketHTTPClient? {
+            guard database == nil else { return nil }
+            let client = UnixSocketHTTPClient(socketPath: socket ?? DefaultLocations.socket(system: false), timeout: .seconds(10))
+            guard let health = try? client.request(method: "GET", path: "/v1/health"), health.status == 200 else { return nil }
+            return client
+        }
+    }
+
+    /// Sends a request to the daemon; a non-2xx answer becomes an error with the daemon's message.
+    static func call(_ client: UnixSocketHTTPClient, _ method: String, _ path: String, body: [UInt8]? = nil) throws -> String {
+        let response = try client.request(method: method, path: path, body: body)
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard (200..<300).contains(response.status) else { throw CommandError("the daemon answered \(response.status): \(text)") }
+        return text
     }
 
     struct Import: ParsableCommand {
@@ -46,6 +68,18 @@ struct RegionsCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
+            if !skipInvalid, !numberUnnamed, let client = store.daemon() {
+                // One request per file, so the daemon's errors name the file's line and column.
+                for path in paths {
+                    for file in try GeoJSONRegionLoader.regionFiles(at: path) {
+                        var query = "?replace=\(replace)"
+                        if let idProperty { query += "&id-property=" + (idProperty.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? idProperty) }
+                        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+                        print(try RegionsCommand.call(client, "POST", "/v1/regions" + query, body: bytes))
+                    }
+                }
+                return
+            }
             let regions = try GeoJSONRegionLoader.load(
                 paths: paths, idProperty: idProperty, unnamedFeatures: numberUnnamed ? .numberByIndex : .reject)
             let report = try store.open().importRegions(regions, replace: replace, skipInvalid: skipInvalid)
@@ -60,6 +94,10 @@ struct RegionsCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
+            if let client = store.daemon() {
+                print(try RegionsCommand.call(client, "GET", "/v1/regions"))
+                return
+            }
             for region in try store.open().regions() {
                 var json = JSONObjectWriter()
                 json.add("identifier", region.identifier)
@@ -89,6 +127,13 @@ struct RegionsCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
+            if let client = store.daemon() {
+                for identifier in identifiers {
+                    let escaped = identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? identifier
+                    _ = try RegionsCommand.call(client, "DELETE", "/v1/regions/" + escaped)
+                }
+                return
+            }
             let store = try store.open()
             var missing: [String] = []
             for identifier in identifiers where try !store.removeRegion(identifier: identifier) {

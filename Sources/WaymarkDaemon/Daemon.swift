@@ -17,13 +17,15 @@ public enum Daemon {
         let store = try WaymarkStore(path: configuration.database, logger: logger)
         let loader = RegionLoader(store: store, paths: configuration.regionPaths, idProperty: configuration.idProperty)
         let regions = try loader.load()
-        let feed = LiveFeed()
+        let pipelineBox = PipelineBox()
+        let feed = LiveFeed { count in Task { await pipelineBox.pipeline?.liveSubscribersChanged(count) } }
         let sourceKind: DaemonStatus.Source.Kind = configuration.replay == nil ? .gpsd : .replay
         let sourceDescription = configuration.replay.map { "replay:\($0.trackPath)" }
             ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let pipeline = LivePipeline(
             store: store, regions: regions, sourceKind: sourceKind, sourceDescription: sourceDescription,
-            feed: feed, logger: logger)
+            feed: feed, recordFixes: configuration.recordFixes, logger: logger)
+        pipelineBox.pipeline = pipeline
         let state = DaemonState(store: store, pipeline: pipeline, feed: feed, startedAt: .now, version: version)
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -35,6 +37,7 @@ public enum Daemon {
                 successTerminationBehavior: .gracefullyShutdownGroup))
         } else {
             let source = GpsdSource(host: configuration.gpsdHost, port: configuration.gpsdPort, logger: logger)
+            await pipeline.onWatchingChanged { source.setWatching($0) }
             services.append(.init(service: GpsdFeedService(source: source, pipeline: pipeline)))
         }
         let token = try configuration.tokenFile.map(APIToken.read(from:))
@@ -57,4 +60,10 @@ public enum Daemon {
         feed.finish()
         logger.notice("Waymark stopped")
     }
+}
+
+/// Lets the live feed, made before the pipeline, reach it.
+private final class PipelineBox: @unchecked Sendable {
+    // Written once before any subscriber can exist; read afterwards.
+    nonisolated(unsafe) var pipeline: LivePipeline?
 }

@@ -51,6 +51,33 @@ import WaymarkTestSupport
         #expect(daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
     }
 
+    @Test func sighupReimportsTheConfiguredRegions() throws {
+        let directory = try TemporaryDirectory()
+        let folder = directory.url.appendingPathComponent("regions")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: ProjectPaths.repositoryRoot.appendingPathComponent("Regions/lakeside.geojson"),
+            to: folder.appendingPathComponent("lakeside.geojson"))
+        let socket = directory.path("api.sock")
+        let daemon = try BackgroundProcess.waymark([
+            "serve", "--replay", "Tracks/lakeside-ride.gpx", "--speed", "1", "--db", directory.path("w.sqlite"),
+            "--socket", socket, "--regions", folder.path,
+        ])
+        #expect(BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        try Data("""
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"added","properties":{"radius":50},
+             "geometry":{"type":"Point","coordinates":[8.7,47.36]}}]}
+            """.utf8).write(to: folder.appendingPathComponent("added.geojson"))
+        daemon.send(SIGHUP)
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        #expect(BackgroundProcess.waitUntil(timeout: 10) {
+            ((try? runProcess(curl, ["-s", "--unix-socket", socket, "http://localhost/v1/regions/added/state"]))?.stdout ?? "")
+                .contains("\"identifier\":\"added\"")
+        }, "\(daemon.stderr)")
+        daemon.send(SIGTERM)
+        #expect(daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    }
+
     /// SIGKILL while recording, then restart: the database is intact, every committed fix is
     /// still there, and the daemon carries on recording.
     @Test func sigkillWhileRecordingLosesNoCommittedFix() throws {

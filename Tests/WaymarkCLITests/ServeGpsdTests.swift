@@ -92,4 +92,30 @@ import WaymarkTestSupport
         daemon.send(SIGTERM)
         #expect(daemon.wait(timeout: 10) == 0)
     }
+
+    /// With recording off and no regions, nothing needs the GPS: the daemon does not watch gpsd
+    /// (so gpsd can idle the receiver) until a live-stream client connects.
+    @Test func theDaemonWatchesGpsdOnlyWhileSomethingNeedsFixes() throws {
+        let gpsd = try GpsdHarness(
+            log: ProjectPaths.sharedData("nmea/gpsd-3.22/bundg_zeus_9.log"), pace: .interval(.milliseconds(5)), repeats: true)
+        try gpsd.start()
+        defer { gpsd.shutdown() }
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("waymark.yaml", "store:\n  record_fixes: false\n")
+        let socket = directory.path("api.sock")
+        let daemon = try BackgroundProcess.waymark([
+            "serve", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--db", directory.path("w.sqlite"), "--socket", socket,
+        ])
+        #expect(BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        let idle = try runProcess(curl, ["-s", "--unix-socket", socket, "http://localhost/v1/status"])
+        #expect(idle.stdout.contains("\"watching\":false"), "\(idle.stdout)")
+        let stream = try runProcess(curl, ["-s", "-N", "--max-time", "3", "--unix-socket", socket, "http://localhost/v1/stream"])
+        #expect(stream.stdout.contains("event: fix"), "\(stream.stdout.prefix(300)) \(daemon.stderr.suffix(1500))")
+        #expect(BackgroundProcess.waitUntil(timeout: 5) {
+            ((try? runProcess(curl, ["-s", "--unix-socket", socket, "http://localhost/v1/status"]))?.stdout ?? "").contains("\"watching\":false")
+        }, "the daemon kept watching after the stream closed")
+        daemon.send(SIGTERM)
+        #expect(daemon.wait(timeout: 10) == 0)
+    }
 }

@@ -42,7 +42,8 @@ extension DaemonConfiguration {
                     case "database": configuration.database = try reader.string(value, key: "store.database")
                     case "retention_days":
                         configuration.retentionDays = try reader.number(value, key: "store.retention_days", in: 0.001...)
-                    default: throw reader.unknown(key, in: "store", known: ["database", "retention_days"])
+                    case "record_fixes": configuration.recordFixes = try reader.bool(value, key: "store.record_fixes")
+                    default: throw reader.unknown(key, in: "store", known: ["database", "retention_days", "record_fixes"])
                     }
                 }
             case "gpsd":
@@ -128,6 +129,11 @@ private struct ConfigurationReader {
         var values: [String] = []
         for item in sequence { values.append(try string(item, key: key)) }
         return values
+    }
+
+    func bool(_ node: Node, key: String) throws(ConfigurationError) -> Bool {
+        guard case .scalar = node, let value = node.bool else { throw error(node, key: key, "must be true or false") }
+        return value
     }
 
     func integer(_ node: Node, key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {

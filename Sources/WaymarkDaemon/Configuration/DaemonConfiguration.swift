@@ -7,6 +7,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var database: String
     /// `store.retention_days`: history older than this is deleted (hourly); `nil` keeps everything.
     public var retentionDays: Double?
+    /// `store.record_fixes`: record every fix in history. With it off, the GPS is needed only
+    /// while regions are monitored or a live stream is open; otherwise gpsd is not watched, so
+    /// it can idle the receiver.
+    public var recordFixes = true
     /// `gpsd.host` / `gpsd.port`: where gpsd listens (default 127.0.0.1:2947).
     public var gpsdHost = "127.0.0.1"
     public var gpsdPort = 2947

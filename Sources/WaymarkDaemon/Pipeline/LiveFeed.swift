@@ -6,15 +6,22 @@ import WaymarkAPI
 /// A slow subscriber loses its oldest entries rather than holding the pipeline up.
 final class LiveFeed: Sendable {
     private let subscribers = Mutex<[UUID: AsyncStream<HistoryEntry>.Continuation]>([:])
+    /// Called with the new subscriber count whenever a subscriber comes or goes.
+    let onChange: @Sendable (Int) -> Void
+
+    init(onChange: @escaping @Sendable (Int) -> Void = { _ in }) { self.onChange = onChange }
 
     /// Entries published from now on, until `finish()` or the subscriber goes away.
     func subscribe() -> AsyncStream<HistoryEntry> {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: HistoryEntry.self, bufferingPolicy: .bufferingNewest(1024))
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            guard let self else { return }
+            let count = subscribers.withLock { $0.removeValue(forKey: id); return $0.count }
+            onChange(count)
         }
-        subscribers.withLock { $0[id] = continuation }
+        let count = subscribers.withLock { $0[id] = continuation; return $0.count }
+        onChange(count)
         return stream
     }
 

@@ -17,6 +17,9 @@ public actor LivePipeline {
     private var lastFix: HistoryEntry?
     private var lastTime: Timestamp?
     private var stateSince: [String: Timestamp] = [:]
+    private let recordFixes: Bool
+    private var liveSubscribers = 0
+    private var watchingChanged: (@Sendable (Bool) -> Void)?
 
     /// What the source is doing, for status.
     struct SourceStatus: Sendable {
@@ -28,7 +31,11 @@ public actor LivePipeline {
         var lastError: String?
     }
 
-    init(store: WaymarkStore, regions: [Region], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String, feed: LiveFeed, logger: Logger) {
+    init(
+        store: WaymarkStore, regions: [Region], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
+        feed: LiveFeed, recordFixes: Bool = true, logger: Logger
+    ) {
+        self.recordFixes = recordFixes
         self.store = store
         self.feed = feed
         self.logger = logger
@@ -136,6 +143,7 @@ public actor LivePipeline {
         monitor = RegionMonitor(index: RegionIndex(regions: regions))
         stateSince = [:]
         logger.notice("Regions reloaded", metadata: ["regions": "\(regions.count)"])
+        updateWatching()
     }
 
     /// Inside, outside, or unknown (no fix since the region was loaded); nil if not monitored.
@@ -148,6 +156,30 @@ public actor LivePipeline {
     }
 
     var regionCount: Int { monitor.index.count }
+
+    /// Whether anything needs fixes now: recording, monitored regions, or a live subscriber.
+    /// When nothing does, the source is told to stop (gpsd: WATCH_DISABLE) so the receiver can idle.
+    private var needsFixes: Bool { recordFixes || monitor.index.count > 0 || liveSubscribers > 0 }
+
+    /// Registers who switches the source on and off, and tells it the current need.
+    func onWatchingChanged(_ body: @escaping @Sendable (Bool) -> Void) {
+        watchingChanged = body
+        updateWatching()
+    }
+
+    func liveSubscribersChanged(_ count: Int) {
+        liveSubscribers = count
+        updateWatching()
+    }
+
+    private func updateWatching() {
+        let needed = needsFixes
+        if needed != source.watching {
+            logger.notice(needed ? "Fixes needed: watching the source" : "No subscriber needs fixes: the source is not watched")
+        }
+        source.watching = needed
+        watchingChanged?(needed)
+    }
 
     func snapshot() -> (source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?) {
         (source, counters, lastFix)

@@ -30,6 +30,9 @@ let package = Package(
         .target(name: "WaymarkCore", dependencies: ["CProj"]),
         // Pure region geometry, spatial index and membership engine. No I/O.
         .target(name: "WaymarkRegions", dependencies: ["WaymarkCore"]),
+        // Location services (SEMANTICS §2): validation gate, standard updates, significant change,
+        // visits, authorization. Pure: fixes in, records out.
+        .target(name: "WaymarkServices", dependencies: ["WaymarkCore"]),
         // GeoJSON region files: decoding (pure) and loading files and folders.
         .target(name: "WaymarkGeoJSON", dependencies: ["WaymarkCore", "WaymarkRegions"]),
         // Fix sources: GPX files now, gpsd later.
@@ -52,7 +55,7 @@ let package = Package(
         .target(
             name: "WaymarkReplay",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The local HTTP/JSON API (Unix socket, optional loopback TCP with a bearer token).
@@ -91,6 +94,7 @@ let package = Package(
         .testTarget(
             name: "WaymarkRegionsTests",
             dependencies: ["WaymarkRegions", "WaymarkGeoJSON", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(

@@ -14,14 +14,17 @@ struct RegionsCommand: ParsableCommand {
         subcommands: [Import.self, List.self, Remove.self])
 
     struct StoreOptions: ParsableArguments {
-        @Option(name: .customLong("db"), help: "SpatiaLite database (default: $XDG_DATA_HOME/waymark/waymark.sqlite).")
+        @Option(name: .customLong("db"), help: "SpatiaLite database (default: the daemon's, $XDG_DATA_HOME/waymark/waymark.sqlite).")
         var database: String?
 
         @Option(help: "A running daemon's API socket: when it answers, changes go through it so it monitors them at once (default: $XDG_RUNTIME_DIR/waymark/api.sock; ignored with --db).")
         var socket: String?
 
         func open() throws -> WaymarkStore {
-            try WaymarkStore(path: database ?? DefaultPaths.database(), logger: CommandLogging.logger("waymark.store"))
+            let path = database ?? DefaultLocations.database(system: false)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            return try WaymarkStore(path: path, logger: CommandLogging.logger("waymark.store"))
         }
 
         /// The running daemon's API, unless --db names a database or no daemon answers.

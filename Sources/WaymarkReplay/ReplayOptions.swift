@@ -11,6 +11,8 @@ public struct ReplayOptions: Sendable {
     /// The SpatiaLite database the regions are imported into; a private in-memory one when nil.
     public var databasePath: String?
     public var pacing: Pacing
+    /// Location services to run besides region monitoring.
+    public var services = ServiceSelection()
 
     public init(
         trackPath: String, regionPaths: [String] = [], idProperty: String? = nil,

@@ -11,8 +11,21 @@ public struct ReplaySummary: Sendable, Equatable {
     public var regions = 0
     public var enters = 0
     public var exits = 0
+    /// With location services: fixes through the validation gate, and those it dropped by reason.
+    public var accepted = 0
+    public var dropped: [String: Int] = [:]
+    /// Location-service records by kind (`location`, `significantChange`, `visit`, …).
+    public var events: [String: Int] = [:]
+    /// Whether location services ran (their counts are printed then).
+    public var reportsServices = false
 
     public init() {}
+
+    private static func object(_ counts: [String: Int]) -> String {
+        var json = JSONObjectWriter()
+        for key in counts.keys.sorted() { json.add(key, counts[key]!) }
+        return json.object
+    }
 
     mutating func count(_ transition: RegionTransition) {
         switch transition.kind {
@@ -29,6 +42,11 @@ public struct ReplaySummary: Sendable, Equatable {
         json.add("untimedFixes", untimedFixes)
         json.add("regions", regions)
         json.addRaw("transitions", "{\"enter\":\(enters),\"exit\":\(exits)}")
+        if reportsServices {
+            json.add("accepted", accepted)
+            json.addRaw("dropped", Self.object(dropped))
+            json.addRaw("events", Self.object(events))
+        }
         return json.object
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WaymarkExport
 import WaymarkReplay
+import WaymarkServices
 
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +16,11 @@ struct ReplayCommand: AsyncParsableCommand {
             Output: one JSON object per line on standard output, each with a "kind":
               state    the first fix: time, latitude, longitude, inside (region IDs)
               region   transition (enter|exit), region, time, latitude, longitude
-              summary  the last line: fixes, untimedFixes, regions, transitions
+              location, significantChange, visit (event arrival|departure), paused,
+              resumed: from the location services asked for, each with time, latitude,
+              longitude
+              summary  the last line: fixes, untimedFixes, regions, transitions; with
+                       services also accepted, dropped (by reason), events (by kind)
             Times are RFC 3339 in UTC; an untimed point has "time":null. Warnings \
             and progress go to standard error. Exit status: 0 on success, 1 on bad \
             input (reported as FILE:LINE:COLUMN: message), 64 on bad options.
@@ -46,6 +51,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Replay FACTOR times faster than real time (the default on a terminal is 1, real time).")
     var speed: Double?
 
+    @OptionGroup(title: "Location services (SEMANTICS §2; each behind the validation gate)")
+    var services: ServiceOptions
+
     func validate() throws {
         if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
         if let speed, !(speed.isFinite && speed > 0) { throw ValidationError("--speed must be a positive number, got \(speed)") }
@@ -63,6 +71,7 @@ struct ReplayCommand: AsyncParsableCommand {
         var options = ReplayOptions(
             trackPath: track, regionPaths: regions, idProperty: idProperty, databasePath: database, pacing: pacing)
         options.numberUnnamedFeatures = numberUnnamed
+        options.services = try services.selection()
         let output = FileSink.standardOutput()
         let progress: ReplayProgress? = Terminal.standardErrorIsTerminal ? ReplayProgress(report: { Terminal.status($0) }) : nil
         do {
@@ -71,5 +80,71 @@ struct ReplayCommand: AsyncParsableCommand {
             // The reader stopped early (e.g. `| head`): not an error.
         }
         if progress != nil { Terminal.status(nil) }
+    }
+}
+
+/// The flags that choose location services, shared by replay (and later handlers).
+struct ServiceOptions: ParsableArguments {
+    @Flag(help: "Standard location updates (kind \"location\").")
+    var standard = false
+
+    @Option(name: .customLong("desired-accuracy"), help: "best-for-navigation, best, 10, 100, 1000 or 3000 (metres); with --standard.")
+    var desiredAccuracy: String?
+
+    @Option(name: .customLong("distance-filter"), help: "Metres from the last delivered location before the next; with --standard.")
+    var distanceFilter: Double?
+
+    @Flag(help: "Pause standard updates automatically when stationary (\"paused\"/\"resumed\"); with --standard.")
+    var pauses = false
+
+    @Option(name: .customLong("defer-distance"), help: "Deliver standard updates in batches every this many metres; with --standard.")
+    var deferDistance: Double?
+
+    @Option(name: .customLong("defer-interval"), help: "Deliver standard updates in batches every this many seconds; with --standard.")
+    var deferInterval: Double?
+
+    @Flag(help: "Significant-change updates (≥ 500 m and ≥ 300 s from the last one).")
+    var significant = false
+
+    @Flag(help: "Visits: arrival after 5 min within 100 m, departure when leaving.")
+    var visits = false
+
+    @Option(help: "fitness, automotive, other or airborne: the speed bound of the validation gate.")
+    var activity: String = "other"
+
+    @Flag(help: "Approximate authorization: coordinates coarsened to a ~3 km grid; disables region monitoring.")
+    var approximate = false
+
+    func selection() throws -> ServiceSelection {
+        var selection = ServiceSelection()
+        let standardOnly = desiredAccuracy != nil || distanceFilter != nil || pauses || deferDistance != nil || deferInterval != nil
+        if standardOnly && !standard {
+            throw ValidationError("--desired-accuracy, --distance-filter, --pauses, --defer-distance and --defer-interval need --standard")
+        }
+        if standard {
+            var configuration = StandardUpdates.Configuration()
+            if let desiredAccuracy {
+                guard let parsed = DesiredAccuracy(argument: desiredAccuracy) else {
+                    throw ValidationError("--desired-accuracy must be best-for-navigation, best, 10, 100, 1000 or 3000, got '\(desiredAccuracy)'")
+                }
+                configuration.desiredAccuracy = parsed
+            }
+            for (name, value) in [("--distance-filter", distanceFilter), ("--defer-distance", deferDistance), ("--defer-interval", deferInterval)] {
+                if let value, !(value.isFinite && value > 0) { throw ValidationError("\(name) must be a positive number") }
+            }
+            configuration.distanceFilter = distanceFilter
+            configuration.pausesAutomatically = pauses
+            configuration.deferredDistance = deferDistance
+            configuration.deferredInterval = deferInterval
+            selection.standard = configuration
+        }
+        guard let activityType = ActivityType(rawValue: activity) else {
+            throw ValidationError("--activity must be fitness, automotive, other or airborne, got '\(activity)'")
+        }
+        selection.activity = activityType
+        selection.significantChange = significant
+        selection.visits = visits
+        selection.approximate = approximate
+        return selection
     }
 }

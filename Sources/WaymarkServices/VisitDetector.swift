@@ -1,0 +1,123 @@
+import WaymarkCore
+
+/// The visits service (SEMANTICS §2): an arrival when the device has stayed within `radius`
+/// metres of a place for at least `minimumDuration` seconds, and a departure when it then
+/// leaves. Defaults 100 m / 300 s ("within ~100 m for several minutes").
+///
+/// Algorithm. A *candidate stay* starts at a fix (its anchor). Each next fix within `radius`
+/// (WGS84 geodesic, inclusive) of the stay's running centre — the mean of the stay's fixes so
+/// far — joins the stay. When the stay first spans `minimumDuration` (last fix's time minus the
+/// first's, inclusive), an arrival is emitted. A fix outside the radius ends the stay: after an
+/// arrival it emits a departure; either way a new candidate stay starts at that fix (the
+/// simplest restart: earlier fixes are not reconsidered).
+///
+/// Records have kind `visit` and, in order:
+/// - arrival: `"event":"arrival"`, `"arrivalTime"`, `"uncertainty"`; time is the stay's first
+///   fix (stamped back, as Core Location does), coordinate the centre at the moment of arrival.
+/// - departure: `"event":"departure"`, `"arrivalTime"`, `"departureTime"`, `"uncertainty"`;
+///   time and `departureTime` are those of the *last fix inside* the radius (the device was
+///   last seen at the place then), coordinate the centre of the whole stay.
+///
+/// `uncertainty` is the largest geodesic distance in metres of any of the stay's fixes from
+/// the reported centre (so every fix is inside that circle), rounded to centimetres.
+/// The centre is the mean latitude and the mean longitude, with longitudes unwrapped around the
+/// anchor so a stay on the antimeridian averages correctly. An open stay at the end of the
+/// input emits nothing. Memory grows with the length of a stay (one coordinate per fix).
+public struct VisitDetector: LocationService, Sendable {
+    /// Metres from the stay's centre within which the device is still at the place; default 100.
+    public var radius: Double
+    /// Seconds the device must stay before an arrival is reported; default 300.
+    public var minimumDuration: Double
+
+    private var stay: Stay?
+
+    public init(radius: Double = 100, minimumDuration: Double = 300) {
+        self.radius = radius
+        self.minimumDuration = minimumDuration
+    }
+
+    public mutating func process(_ fix: Fix) -> [LocationRecord] {
+        guard let time = fix.time else { return [] }
+        guard var current = stay else {
+            stay = Stay(first: time, coordinate: fix.coordinate)
+            return []
+        }
+        if Geodesic.distance(current.centre, fix.coordinate) <= radius {
+            current.add(time, fix.coordinate)
+            var records: [LocationRecord] = []
+            if !current.arrived, current.last.seconds(since: current.first) >= minimumDuration {
+                current.arrived = true
+                records.append(arrival(of: current))
+            }
+            stay = current
+            return records
+        }
+        stay = Stay(first: time, coordinate: fix.coordinate)
+        return current.arrived ? [departure(of: current)] : []
+    }
+
+    /// An open stay reports nothing: the device has not departed.
+    public mutating func finish() -> [LocationRecord] { [] }
+
+    private func arrival(of stay: Stay) -> LocationRecord {
+        let centre = stay.centre
+        return LocationRecord(
+            kind: "visit", time: stay.first, coordinate: centre,
+            fields: [
+                ("event", JSONObjectWriter.quoted("arrival")),
+                ("arrivalTime", JSONObjectWriter.quoted(stay.first.rfc3339)),
+                ("uncertainty", JSONObjectWriter.number(stay.uncertainty(about: centre))),
+            ])
+    }
+
+    private func departure(of stay: Stay) -> LocationRecord {
+        let centre = stay.centre
+        return LocationRecord(
+            kind: "visit", time: stay.last, coordinate: centre,
+            fields: [
+                ("event", JSONObjectWriter.quoted("departure")),
+                ("arrivalTime", JSONObjectWriter.quoted(stay.first.rfc3339)),
+                ("departureTime", JSONObjectWriter.quoted(stay.last.rfc3339)),
+                ("uncertainty", JSONObjectWriter.number(stay.uncertainty(about: centre))),
+            ])
+    }
+}
+
+/// The fixes of one candidate stay and their running mean.
+private struct Stay: Sendable {
+    let first: Timestamp
+    var last: Timestamp
+    var arrived = false
+    private let anchorLongitude: Double
+    private var coordinates: [Coordinate] = []
+    private var latitudeSum = 0.0
+    private var longitudeOffsetSum = 0.0
+
+    init(first: Timestamp, coordinate: Coordinate) {
+        self.first = first
+        self.last = first
+        self.anchorLongitude = coordinate.longitude
+        add(first, coordinate)
+    }
+
+    mutating func add(_ time: Timestamp, _ coordinate: Coordinate) {
+        last = time
+        coordinates.append(coordinate)
+        latitudeSum += coordinate.latitude
+        longitudeOffsetSum += (coordinate.longitude - anchorLongitude).remainder(dividingBy: 360)
+    }
+
+    /// The mean of the stay's fixes.
+    var centre: Coordinate {
+        let count = Double(coordinates.count)
+        var longitude = anchorLongitude + longitudeOffsetSum / count
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        return Coordinate(latitude: latitudeSum / count, longitude: longitude)
+    }
+
+    /// Largest distance in metres of a stay fix from `centre`, rounded to centimetres.
+    func uncertainty(about centre: Coordinate) -> Double {
+        let largest = coordinates.map { Geodesic.distance(centre, $0) }.max() ?? 0
+        return (largest * 100).rounded() / 100
+    }
+}

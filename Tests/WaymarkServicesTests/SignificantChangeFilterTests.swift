@@ -9,12 +9,19 @@ struct SignificantChangeFilterTests {
         let fixes: [Fix]
         /// Indices into `fixes` of the fixes delivered.
         let expected: [Int]
+        /// Sets the distance threshold to the measured geodesic distance from the first fix to
+        /// the last, so the row sits exactly on the bound (a point placed 500 m away measures
+        /// 500 m only to a nanometre or so, either side).
+        var atMeasuredDistance = false
         var testDescription: String { name }
     }
 
     static let cases: [Case] = [
         Case(name: "first fix", fixes: [fix(north: 0, at: 0)], expected: [0]),
-        Case(name: "exactly 500 m and 300 s", fixes: [fix(north: 0, at: 0), fix(north: 500, at: 300)], expected: [0, 1]),
+        Case(
+            name: "exactly 500 m and 300 s", fixes: [fix(north: 0, at: 0), fix(north: 500, at: 300)], expected: [0, 1],
+            atMeasuredDistance: true),
+        Case(name: "500.001 m and 300 s", fixes: [fix(north: 0, at: 0), fix(north: 500.001, at: 300)], expected: [0, 1]),
         Case(name: "499.9 m", fixes: [fix(north: 0, at: 0), fix(north: 499.9, at: 300)], expected: [0]),
         Case(name: "299 s", fixes: [fix(north: 0, at: 0), fix(north: 500, at: 299)], expected: [0]),
         Case(name: "299.999 s", fixes: [fix(north: 0, at: 0), fix(north: 2000, at: 299.999)], expected: [0]),
@@ -41,7 +48,12 @@ struct SignificantChangeFilterTests {
 
     @Test(arguments: cases)
     func rule(_ c: Case) {
-        let records = run(SignificantChangeFilter(), c.fixes)
+        var filter = SignificantChangeFilter()
+        if c.atMeasuredDistance {
+            filter.minimumDistance = Geodesic.distance(c.fixes[0].coordinate, c.fixes[c.fixes.count - 1].coordinate)
+            #expect(abs(filter.minimumDistance - 500) < 1e-6)
+        }
+        let records = run(filter, c.fixes)
         let expected = c.expected.map {
             LocationRecord(kind: "significantChange", time: c.fixes[$0].time!, coordinate: c.fixes[$0].coordinate)
         }

@@ -40,3 +40,7 @@ echo "# Region engine: Natural Earth urban areas (2,143 polygons), random fixes 
 echo "# Daemon: sustained ingest from a local feeder through gpsd into the store, then API latency" >&2
 /usr/bin/python3 Benchmarks/ingest.py "$waymark" "$shared/nmea/gpsd-3.22/bundg_zeus_9.log" \
     --repeat "$([ "$repeat" = 1 ] && echo 2 || echo 20)" --api-count "$([ "$repeat" = 1 ] && echo 200 || echo 2000)"
+
+echo "# Location services: gate + standard/significant/visits" >&2
+"$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"
+"$waymark" bench services --track "$shared/gpx/skytraq-miniHomer2_8.gpx" --repeat "$repeat"

@@ -6,7 +6,8 @@ import WaymarkCore
 ///
 /// Algorithm. A *candidate stay* starts at a fix (its anchor). Each next fix within `radius`
 /// (WGS84 geodesic, inclusive) of the stay's running centre — the mean of the stay's fixes so
-/// far — joins the stay. When the stay first spans `minimumDuration` (last fix's time minus the
+/// far — and of the anchor joins the stay (the anchor keeps a slow walk, whose running mean
+/// follows the walker, from passing for a stay). When the stay first spans `minimumDuration` (last fix's time minus the
 /// first's, inclusive), an arrival is emitted. A fix outside the radius ends the stay: after an
 /// arrival it emits a departure; either way a new candidate stay starts at that fix (the
 /// simplest restart: earlier fixes are not reconsidered).
@@ -42,7 +43,9 @@ public struct VisitDetector: LocationService, Sendable {
             stay = Stay(first: time, coordinate: fix.coordinate)
             return []
         }
-        if Geodesic.distance(current.centre, fix.coordinate) <= radius {
+        if Geodesic.distance(current.centre, fix.coordinate) <= radius,
+            Geodesic.distance(current.anchor, fix.coordinate) <= radius
+        {
             current.add(time, fix.coordinate)
             var records: [LocationRecord] = []
             if !current.arrived, current.last.seconds(since: current.first) >= minimumDuration {
@@ -90,6 +93,9 @@ private struct Stay: Sendable {
     var arrived = false
     private let anchorLongitude: Double
     private var coordinates: [Coordinate] = []
+    /// The stay's first position: fixes must stay within the radius of it too, so a slow walk
+    /// (whose running mean follows the walker) is not taken for a stay.
+    var anchor: Coordinate { coordinates[0] }
     private var latitudeSum = 0.0
     private var longitudeOffsetSum = 0.0
 

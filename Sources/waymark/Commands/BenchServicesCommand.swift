@@ -1,0 +1,56 @@
+import ArgumentParser
+import WaymarkCore
+import WaymarkServices
+import WaymarkSources
+
+extension BenchCommand {
+    struct Services: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "services",
+            abstract: "Fixes per second through the validation gate and every location service.",
+            discussion: """
+                Reads the track into memory, then runs each fix through the gate and standard updates \
+                (distance filter 10 m, pauses, deferred 500 m), significant change and visits, --repeat \
+                times; prints the median as JSON.
+                """)
+
+        @Option(help: "GPX track whose points are the fixes.")
+        var track: String
+
+        @Option(name: .customLong("repeat"), help: "Runs; the median is reported.")
+        var repetitions = 5
+
+        func run() throws {
+            var source = try GPXFixSource(path: track)
+            var fixes: [Fix] = []
+            while let fix = try source.next() { fixes.append(fix) }
+            var timings: [Double] = []
+            var records = 0
+            let clock = ContinuousClock()
+            for _ in 0..<max(1, repetitions) {
+                var gate = ValidationGate()
+                var standard = StandardUpdates(configuration: .init(distanceFilter: 10, pausesAutomatically: true, deferredDistance: 500))
+                var significant = SignificantChangeFilter()
+                var visits = VisitDetector()
+                records = 0
+                let start = clock.now
+                for fix in fixes where gate.admit(fix) == nil {
+                    records += standard.process(fix).count + significant.process(fix).count + visits.process(fix).count
+                }
+                records += standard.finish().count
+                let elapsed = clock.now - start
+                timings.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            }
+            let median = timings.sorted()[timings.count / 2]
+            var json = JSONObjectWriter()
+            json.add("benchmark", "services")
+            json.add("track", track)
+            json.add("fixes", fixes.count)
+            json.add("records", records)
+            json.add("seconds", median)
+            json.add("fixes_per_second", (Double(fixes.count) / median).rounded())
+            json.add("runs", timings.count)
+            print(json.object)
+        }
+    }
+}

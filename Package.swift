@@ -72,7 +72,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI",
+                "WaymarkAPI", "WaymarkServices",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),

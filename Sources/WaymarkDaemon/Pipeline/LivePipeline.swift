@@ -3,6 +3,7 @@ import Logging
 import WaymarkAPI
 import WaymarkCore
 import WaymarkRegions
+import WaymarkServices
 import WaymarkStore
 
 /// The daemon's single path for fixes, live or replayed: source event → store → region engine
@@ -15,7 +16,8 @@ public actor LivePipeline {
     private var source: SourceStatus
     private var counters: [String: Int] = [:]
     private var lastFix: HistoryEntry?
-    private var lastTime: Timestamp?
+    /// The validation gate (SEMANTICS §2) in front of the region engine; drops are counted by reason.
+    private var gate = ValidationGate()
     private var stateSince: [String: Timestamp] = [:]
     private let recordFixes: Bool
     private var liveSubscribers = 0
@@ -65,7 +67,8 @@ public actor LivePipeline {
 
     /// Every fix with a valid position is recorded, as the receiver reported it (history is the
     /// raw record: gpsd's repeated and out-of-order times included). The region engine, a
-    /// service, sees only fixes whose time moves forward.
+    /// service, sees only fixes the validation gate admits (time moving forward, no impossible
+    /// jumps); the others are counted by reason in the status.
     private func handle(_ received: Fix) {
         var fix = received
         // A receiver without a clock (GGA-only NMEA) gives fixes without time: stamp them on arrival.
@@ -83,8 +86,7 @@ public actor LivePipeline {
         lastFix = entry
         feed.publish(entry)
 
-        if let lastTime, fix.time! <= lastTime { return count("regionEngine.skipped.timeNotIncreasing") }
-        lastTime = fix.time
+        if let reason = gate.admit(fix) { return drop(reason.rawValue) }
         switch monitor.process(fix) {
         case .initial(let inside):
             for index in 0..<monitor.index.count { stateSince[monitor.index.identifier(at: index)] = fix.time }
@@ -131,7 +133,7 @@ public actor LivePipeline {
 
     private func count(_ name: String) { counters[name, default: 0] += 1 }
 
-    /// A fix that never reaches the store or the engine, counted in total and by reason.
+    /// A fix kept from the engine (and, for a bad position, from the store), in total and by reason.
     private func drop(_ reason: String) {
         count(DaemonStatus.Counter.fixesDropped)
         count(DaemonStatus.Counter.fixesDropped + "." + reason)

@@ -18,7 +18,7 @@ struct DaemonState: DaemonBackend {
         let elapsed = ContinuousClock.now - startedAt
         return DaemonStatus(
             version: version,
-            uptime: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            uptime: elapsed.inSeconds,
             source: .init(
                 kind: snapshot.source.kind, description: snapshot.source.description,
                 connected: snapshot.source.connected, watching: snapshot.source.watching,

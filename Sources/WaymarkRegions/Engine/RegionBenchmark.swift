@@ -47,8 +47,8 @@ public enum RegionBenchmark {
         let elapsed = clock.now - start
         let cpu = threadCPUTime() - cpuStart
         return Result(
-            fixes: fixes.count, memberships: memberships, transitions: transitions, seconds: seconds(elapsed), cpuSeconds: cpu,
-            buildSeconds: seconds(buildTime), indexBytes: index.memoryFootprint,
+            fixes: fixes.count, memberships: memberships, transitions: transitions, seconds: elapsed.inSeconds, cpuSeconds: cpu,
+            buildSeconds: buildTime.inSeconds, indexBytes: index.memoryFootprint,
             bytesPerRegion: regions.isEmpty ? 0 : Double(index.memoryFootprint) / Double(regions.count))
     }
 
@@ -57,10 +57,5 @@ public enum RegionBenchmark {
         var t = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    private static func seconds(_ d: Duration) -> Double {
-        let c = d.components
-        return Double(c.seconds) + Double(c.attoseconds) / 1e18
     }
 }

@@ -31,11 +31,3 @@ public struct Backoff: Sendable, Equatable {
         return .nanoseconds(Int64((min(seconds, maximumSeconds) * 1e9).rounded()))
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var inSeconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}

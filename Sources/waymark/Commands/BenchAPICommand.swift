@@ -36,7 +36,7 @@ extension BenchCommand {
         }
 
         static func milliseconds(_ duration: Duration) -> Double {
-            let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+            let ms = duration.inSeconds * 1000
             return (ms * 1000).rounded() / 1000
         }
     }

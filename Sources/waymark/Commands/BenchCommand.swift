@@ -144,7 +144,7 @@ struct BenchCommand: ParsableCommand {
                 let start = clock.now
                 while try reader.nextPoint() != nil { count += 1 }
                 let elapsed = clock.now - start
-                timings.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                timings.append(elapsed.inSeconds)
                 points = count
             }
             let median = timings.sorted()[timings.count / 2]

@@ -39,7 +39,7 @@ extension BenchCommand {
                 }
                 records += standard.finish().count
                 let elapsed = clock.now - start
-                timings.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                timings.append(elapsed.inSeconds)
             }
             let median = timings.sorted()[timings.count / 2]
             var json = JSONObjectWriter()

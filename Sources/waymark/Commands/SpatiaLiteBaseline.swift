@@ -41,7 +41,7 @@ enum SpatiaLiteBaseline {
         }
         return Result(
             fixes: fixes.count,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            seconds: elapsed.inSeconds,
             agreeing: agreeing)
     }
 }

@@ -24,7 +24,8 @@ public enum Daemon {
             ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let pipeline = LivePipeline(
             store: store, regions: regions, sourceKind: sourceKind, sourceDescription: sourceDescription,
-            feed: feed, recordFixes: configuration.recordFixes, logger: logger)
+            feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
+            logger: logger)
         pipelineBox.pipeline = pipeline
         let state = DaemonState(store: store, pipeline: pipeline, feed: feed, startedAt: .now, version: version)
 
@@ -52,11 +53,13 @@ public enum Daemon {
             "Waymark starting",
             metadata: [
                 "version": "\(version)", "store.path": "\(configuration.database)", "regions": "\(regions.count)",
+                "subscriptions": "\(configuration.subscriptions.map(\.name))",
                 "source": "\(sourceDescription)", "api.socket": "\(configuration.socketPath)",
             ])
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        await pipeline.finishSubscriptions()
         feed.finish()
         logger.notice("Waymark stopped")
     }

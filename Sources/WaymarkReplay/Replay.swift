@@ -19,21 +19,21 @@ public enum Replay {
     ) async throws -> ReplaySummary {
         var output = output
         var progress = progress
-        let selection = options.services
+        let subscription = options.services
         // Approximate authorization disables region monitoring (SEMANTICS §2, as on iOS).
-        let regions = selection.approximate ? [] : try loadRegions(options, logger: logger)
-        if selection.approximate && !options.regionPaths.isEmpty {
+        let monitorsRegions = subscription.authorization.allowsRegionMonitoring
+        let regions = monitorsRegions ? try loadRegions(options, logger: logger) : []
+        if !monitorsRegions && !options.regionPaths.isEmpty {
             logger.warning("approximate authorization: region monitoring is disabled, --regions ignored")
         }
-        var gate = ValidationGate(activityType: selection.activity)
-        var services = selection.makeServices()
+        var services = subscription.isEmpty ? nil : SubscriptionPipeline(subscription)
         var source = try GPXFixSource(path: options.trackPath)
         var engine = RegionMonitor(index: RegionIndex(regions: regions))
         var pacer: ReplayPacer<C>? = nil
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()
         summary.regions = regions.count
-        if regions.isEmpty && selection.isEmpty && !selection.approximate { logger.warning("no regions to monitor: only the initial state and summary will be printed") }
+        if regions.isEmpty && subscription.isEmpty && monitorsRegions { logger.warning("no regions to monitor: only the initial state and summary will be printed") }
 
         while let fix = try source.next() {
             summary.fixes += 1
@@ -48,26 +48,15 @@ public enum Replay {
                     try output.write(RegionRecords.transition(transition) + "\n")
                 }
             }
-            if !services.isEmpty {
-                if let reason = gate.admit(fix) {
-                    summary.dropped[reason.rawValue, default: 0] += 1
-                } else {
-                    summary.accepted += 1
-                    for index in services.indices {
-                        for record in services[index].process(fix) {
-                            try write(record, approximate: selection.approximate, to: &output, summary: &summary)
-                        }
-                    }
-                }
+            if case .accepted(let records)? = services?.process(fix) {
+                for record in records { try write(record, to: &output, summary: &summary) }
             }
             progress?.update(fixes: summary.fixes, time: fix.time)
         }
-        for index in services.indices {
-            for record in services[index].finish() {
-                try write(record, approximate: selection.approximate, to: &output, summary: &summary)
-            }
+        if var pipeline = services {
+            for record in pipeline.finish() { try write(record, to: &output, summary: &summary) }
+            summary.reportServices(of: pipeline)
         }
-        summary.reportsServices = !services.isEmpty
         if summary.untimedFixes > 0 {
             logger.warning(
                 "\(summary.untimedFixes) of \(summary.fixes) points have no time: replayed without timing, and their records have \"time\":null",
@@ -78,11 +67,9 @@ public enum Replay {
         return summary
     }
 
-    private static func write(
-        _ record: LocationRecord, approximate: Bool, to output: inout some TextSink, summary: inout ReplaySummary
-    ) throws {
+    private static func write(_ record: LocationRecord, to output: inout some TextSink, summary: inout ReplaySummary) throws {
         summary.events[record.kind, default: 0] += 1
-        try output.write((approximate ? record.coarsened() : record).json + "\n")
+        try output.write(record.json + "\n")
     }
 
     /// Reads the GeoJSON regions, imports them into the store (validating each polygon with

@@ -1,3 +1,5 @@
+import WaymarkServices
+
 /// What `waymark replay` was asked to do.
 public struct ReplayOptions: Sendable {
     /// The GPX track to replay.
@@ -12,7 +14,7 @@ public struct ReplayOptions: Sendable {
     public var databasePath: String?
     public var pacing: Pacing
     /// Location services to run besides region monitoring.
-    public var services = ServiceSelection()
+    public var services = ServiceSubscription()
 
     public init(
         trackPath: String, regionPaths: [String] = [], idProperty: String? = nil,

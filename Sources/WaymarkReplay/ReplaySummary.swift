@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkRegions
+import WaymarkServices
 
 /// What a replay saw, printed as its final `summary` record.
 public struct ReplaySummary: Sendable, Equatable {
@@ -25,6 +26,13 @@ public struct ReplaySummary: Sendable, Equatable {
         var json = JSONObjectWriter()
         for key in counts.keys.sorted() { json.add(key, counts[key]!) }
         return json.object
+    }
+
+    /// Takes the gate's counts from the subscription's pipeline, and prints them.
+    mutating func reportServices(of pipeline: SubscriptionPipeline) {
+        reportsServices = true
+        accepted = pipeline.accepted
+        dropped = Dictionary(uniqueKeysWithValues: pipeline.dropped.map { ($0.key.rawValue, $0.value) })
     }
 
     mutating func count(_ transition: RegionTransition) {

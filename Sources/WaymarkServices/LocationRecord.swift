@@ -35,7 +35,7 @@ public struct LocationRecord: Sendable, Equatable {
 }
 
 /// A location service: accepted fixes in time order, records out. Value types with no I/O.
-public protocol LocationService {
+public protocol LocationService: Sendable {
     mutating func process(_ fix: Fix) -> [LocationRecord]
     /// Records still pending at the end of the input (a deferred batch, an open visit's nothing).
     mutating func finish() -> [LocationRecord]

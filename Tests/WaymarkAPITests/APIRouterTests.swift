@@ -52,6 +52,11 @@ import WaymarkStore
             #expect(counters == ["fixesRecorded": 3, "eventsRecorded": 1, "fixesDropped": 2])
             let lastFix = try #require(object["lastFix"] as? [String: Any])
             #expect(lastFix["latitude"] as? Double == 52.002)
+            let subscriptions = try #require(object["subscriptions"] as? [[String: Any]])
+            #expect(subscriptions.count == 1)
+            #expect(subscriptions.first?["name"] as? String == "ride-log")
+            #expect(subscriptions.first?["services"] as? [String] == ["significantChange", "visits"])
+            #expect(subscriptions.first?["dropped"] as? [String: Int] == ["timeBackwards": 1])
         }
     }
 
@@ -297,6 +302,9 @@ import WaymarkStore
                 "waymark_regions 2", "waymark_uptime_seconds 12.5",
                 "waymark_build_info{version=\"0.1.0-test\"} 1",
                 "waymark_last_fix_timestamp_seconds 1714564840",
+                "waymark_subscription_fixes_accepted_total{subscription=\"ride-log\"} 2",
+                "waymark_subscription_fixes_dropped_total{subscription=\"ride-log\",reason=\"timeBackwards\"} 1",
+                "waymark_subscription_events_total{subscription=\"ride-log\",kind=\"significantChange\"} 1",
             ] {
                 #expect(text.split(separator: "\n").contains(Substring(line)), "missing \(line)")
             }

@@ -178,5 +178,10 @@ final class FakeBackend: DaemonBackend {
         version: "0.1.0-test", uptime: 12.5,
         source: .init(kind: .gpsd, description: "localhost:2947", connected: true, watching: true, lastError: nil),
         databasePath: "/tmp/waymark.sqlite", regionCount: 0,
-        counters: [DaemonStatus.Counter.fixesRecorded: 3, DaemonStatus.Counter.eventsRecorded: 1, DaemonStatus.Counter.fixesDropped: 2])
+        counters: [DaemonStatus.Counter.fixesRecorded: 3, DaemonStatus.Counter.eventsRecorded: 1, DaemonStatus.Counter.fixesDropped: 2],
+        subscriptions: [
+            SubscriptionStatus(
+                name: "ride-log", services: ["significantChange", "visits"], precision: "approximate", accepted: 2,
+                dropped: ["timeBackwards": 1], events: ["significantChange": 1])
+        ])
 }

@@ -55,10 +55,12 @@ public struct DaemonStatus: Sendable, Equatable {
     public var regionCount: Int
     /// Monotonic counts since start, keyed by `Counter` names.
     public var counters: [String: Int]
+    /// The location-service subscriptions the daemon runs, in configuration order.
+    public var subscriptions: [SubscriptionStatus]
 
     public init(
         version: String, uptime: Double, source: Source, lastFix: HistoryEntry? = nil, databasePath: String,
-        regionCount: Int, counters: [String: Int] = [:]
+        regionCount: Int, counters: [String: Int] = [:], subscriptions: [SubscriptionStatus] = []
     ) {
         self.version = version
         self.uptime = uptime
@@ -67,10 +69,11 @@ public struct DaemonStatus: Sendable, Equatable {
         self.databasePath = databasePath
         self.regionCount = regionCount
         self.counters = counters
+        self.subscriptions = subscriptions
     }
 
     /// The `GET /v1/status` body: `{"version":…,"uptimeSeconds":…,"source":{…},"lastFix":{…}|null,
-    /// "databasePath":…,"regionCount":…,"counters":{…}}` with counters sorted by name.
+    /// "databasePath":…,"regionCount":…,"counters":{…},"subscriptions":[…]}` with counters sorted by name.
     public var json: String {
         var s = JSONObjectWriter()
         s.add("kind", source.kind.rawValue)
@@ -78,8 +81,6 @@ public struct DaemonStatus: Sendable, Equatable {
         s.add("connected", source.connected)
         s.add("watching", source.watching)
         s.add("lastError", source.lastError)
-        var c = JSONObjectWriter()
-        for (name, value) in counters.sorted(by: { $0.key < $1.key }) { c.add(name, value) }
         var w = JSONObjectWriter()
         w.add("version", version)
         w.add("uptimeSeconds", uptime)
@@ -87,7 +88,8 @@ public struct DaemonStatus: Sendable, Equatable {
         w.addRaw("lastFix", lastFix?.json ?? "null")
         w.add("databasePath", databasePath)
         w.add("regionCount", regionCount)
-        w.addRaw("counters", c.object)
+        w.addRaw("counters", SubscriptionStatus.object(counters))
+        w.addRaw("subscriptions", "[" + subscriptions.map(\.json).joined(separator: ",") + "]")
         return w.object
     }
 }

@@ -29,6 +29,7 @@ extension DaemonStatus {
             let metricName = "waymark_" + Self.snakeCase(name) + "_total"
             metric(metricName, "counter", Self.help[name] ?? "Count of \(name) since start.", String(value))
         }
+        out += subscriptionMetrics
         return out
     }
 
@@ -57,7 +58,7 @@ extension DaemonStatus {
         return out
     }
 
-    private static func labelEscaped(_ value: String) -> String {
+    static func labelEscaped(_ value: String) -> String {
         var out = ""
         for character in value {
             switch character {

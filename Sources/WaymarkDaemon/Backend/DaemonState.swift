@@ -26,7 +26,7 @@ struct DaemonState: DaemonBackend {
             lastFix: snapshot.lastFix,
             databasePath: store.path ?? ":memory:",
             regionCount: await pipeline.regionCount,
-            counters: snapshot.counters)
+            counters: snapshot.counters, subscriptions: snapshot.subscriptions)
     }
 
     func lastFix() async throws -> HistoryEntry? {

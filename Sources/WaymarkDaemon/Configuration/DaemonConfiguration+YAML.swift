@@ -71,6 +71,8 @@ extension DaemonConfiguration {
                     default: throw reader.unknown(key, in: "regions", known: ["paths", "id_property"])
                     }
                 }
+            case "subscriptions":
+                configuration.subscriptions = try reader.subscriptions(section)
             case "log":
                 for (key, value) in try reader.mapping(section, key: "log") {
                     switch key.string {
@@ -84,7 +86,7 @@ extension DaemonConfiguration {
                     }
                 }
             default:
-                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "log"])
+                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "subscriptions", "log"])
             }
         }
         return configuration
@@ -92,7 +94,7 @@ extension DaemonConfiguration {
 }
 
 /// Typed access to YAML nodes with located errors.
-private struct ConfigurationReader {
+struct ConfigurationReader {
     let file: String
 
     func error(_ node: Node, key: String?, _ message: String) -> ConfigurationError {
@@ -108,7 +110,7 @@ private struct ConfigurationReader {
 
     func mapping(_ node: Node, key: String?) throws(ConfigurationError) -> [(Node.Scalar, Node)] {
         guard case .mapping(let mapping) = node else {
-            throw error(node, key: key, key == nil ? "the file must be a mapping of sections (store:, gpsd:, api:, regions:, log:)" : "must be a mapping of keys")
+            throw error(node, key: key, key == nil ? "the file must be a mapping of sections (store:, gpsd:, api:, regions:, subscriptions:, log:)" : "must be a mapping of keys")
         }
         var pairs: [(Node.Scalar, Node)] = []
         for (keyNode, value) in mapping {
@@ -139,6 +141,13 @@ private struct ConfigurationReader {
     func integer(_ node: Node, key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard case .scalar = node, let value = node.int else { throw error(node, key: key, "must be an integer") }
         guard range.contains(value) else { throw error(node, key: key, "\(value) is outside \(range.lowerBound)…\(range.upperBound)") }
+        return value
+    }
+
+    /// A positive, finite number (distances, durations).
+    func positive(_ node: Node, key: String) throws(ConfigurationError) -> Double {
+        guard case .scalar = node, let value = node.float, value.isFinite else { throw error(node, key: key, "must be a number") }
+        guard value > 0 else { throw error(node, key: key, "\(value) must be greater than 0") }
         return value
     }
 

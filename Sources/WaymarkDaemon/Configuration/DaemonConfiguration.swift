@@ -26,6 +26,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var regionPaths: [String] = []
     /// `regions.id_property`: the feature property naming a region.
     public var idProperty: String?
+    /// `subscriptions`: named location-service subscriptions the daemon runs on every fix; their
+    /// records are stored as events and streamed live (handlers bring their own, later).
+    public var subscriptions: [ConfiguredSubscription] = []
     /// `log.level`: trace, debug, info, notice, warning, error, critical (default info).
     public var logLevel: Logger.Level = .info
     /// Replay a GPX track instead of reading gpsd (command line only).

@@ -7,7 +7,7 @@ import WaymarkServices
 import WaymarkStore
 
 /// The daemon's single path for fixes, live or replayed: source event → store → region engine
-/// → events in the store → live subscribers. One actor, so fixes are handled strictly in order.
+/// and each configured subscription's services → events in the store → live subscribers. One actor, so fixes are handled strictly in order.
 public actor LivePipeline {
     private let store: WaymarkStore
     private let feed: LiveFeed
@@ -18,6 +18,8 @@ public actor LivePipeline {
     private var lastFix: HistoryEntry?
     /// The validation gate (SEMANTICS §2) in front of the region engine; drops are counted by reason.
     private var gate = ValidationGate()
+    /// Configured location-service subscriptions (SEMANTICS §2), each behind its own gate.
+    private var subscriptions: [RunningSubscription]
     private var stateSince: [String: Timestamp] = [:]
     private let recordFixes: Bool
     private var liveSubscribers = 0
@@ -35,8 +37,9 @@ public actor LivePipeline {
 
     init(
         store: WaymarkStore, regions: [Region], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
-        feed: LiveFeed, recordFixes: Bool = true, logger: Logger
+        feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true, logger: Logger
     ) {
+        self.subscriptions = subscriptions.map(RunningSubscription.init)
         self.recordFixes = recordFixes
         self.store = store
         self.feed = feed
@@ -86,6 +89,9 @@ public actor LivePipeline {
         lastFix = entry
         feed.publish(entry)
 
+        for index in subscriptions.indices {
+            for record in subscriptions[index].process(fix) { self.record(record) }
+        }
         if let reason = gate.admit(fix) { return drop(reason.rawValue) }
         switch monitor.process(fix) {
         case .initial(let inside):
@@ -113,6 +119,27 @@ public actor LivePipeline {
             "Region \(transition.kind.rawValue)",
             metadata: ["region.id": "\(transition.identifier)", "time": "\(time.rfc3339)"])
         feed.publish(HistoryEntry(kind: "event", time: time, coordinate: transition.fix.coordinate, json: json))
+    }
+
+    private func record(_ record: LocationRecord) {
+        let json = record.json
+        do {
+            try store.recordEvent(StoredEvent(time: record.time, kind: record.kind, coordinate: record.coordinate, record: json))
+        } catch {
+            logger.error("Cannot record an event", metadata: ["error": "\(error)", "kind": "\(record.kind)"])
+            count("storeErrors")
+        }
+        count(DaemonStatus.Counter.eventsRecorded)
+        logger.debug("Location service record", metadata: ["kind": "\(record.kind)", "time": "\(record.time.rfc3339)"])
+        feed.publish(HistoryEntry(kind: "event", time: record.time, coordinate: record.coordinate, json: json))
+    }
+
+    /// Releases what subscriptions still hold (deferred batches): at the end of a replayed
+    /// track and at shutdown. Fixes that come later start new batches.
+    func finishSubscriptions() {
+        for index in subscriptions.indices {
+            for record in subscriptions[index].finish() { self.record(record) }
+        }
     }
 
     private func recordGap(time: Timestamp, reason: String) {
@@ -159,9 +186,12 @@ public actor LivePipeline {
 
     var regionCount: Int { monitor.index.count }
 
-    /// Whether anything needs fixes now: recording, monitored regions, or a live subscriber.
-    /// When nothing does, the source is told to stop (gpsd: WATCH_DISABLE) so the receiver can idle.
-    private var needsFixes: Bool { recordFixes || monitor.index.count > 0 || liveSubscribers > 0 }
+    /// Whether anything needs fixes now: recording, monitored regions, a subscription, or a live
+    /// subscriber. When nothing does, the source is told to stop (gpsd: WATCH_DISABLE) so the
+    /// receiver can idle.
+    private var needsFixes: Bool {
+        recordFixes || monitor.index.count > 0 || !subscriptions.isEmpty || liveSubscribers > 0
+    }
 
     /// Registers who switches the source on and off, and tells it the current need.
     func onWatchingChanged(_ body: @escaping @Sendable (Bool) -> Void) {
@@ -183,8 +213,8 @@ public actor LivePipeline {
         watchingChanged?(needed)
     }
 
-    func snapshot() -> (source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?) {
-        (source, counters, lastFix)
+    func snapshot() -> (source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?, subscriptions: [SubscriptionStatus]) {
+        (source, counters, lastFix, subscriptions.map(\.status))
     }
 }
 

@@ -25,6 +25,7 @@ struct ReplayFeedService: Service {
             try await pacer?.wait(for: fix.time)
             await pipeline.handle(.fix(fix))
         }
+        await pipeline.finishSubscriptions()
         logger.notice("Replay finished", metadata: ["track": "\(settings.trackPath)", "fixes": "\(source.pointCount)"])
         if settings.exitWhenDone { return }
         try? await gracefulShutdown()

@@ -115,8 +115,8 @@ struct ServiceOptions: ParsableArguments {
     @Flag(help: "Approximate authorization: coordinates coarsened to a ~3 km grid; disables region monitoring.")
     var approximate = false
 
-    func selection() throws -> ServiceSelection {
-        var selection = ServiceSelection()
+    func selection() throws -> ServiceSubscription {
+        var selection = ServiceSubscription()
         let standardOnly = desiredAccuracy != nil || distanceFilter != nil || pauses || deferDistance != nil || deferInterval != nil
         if standardOnly && !standard {
             throw ValidationError("--desired-accuracy, --distance-filter, --pauses, --defer-distance and --defer-interval need --standard")
@@ -142,9 +142,9 @@ struct ServiceOptions: ParsableArguments {
             throw ValidationError("--activity must be fitness, automotive, other or airborne, got '\(activity)'")
         }
         selection.activity = activityType
-        selection.significantChange = significant
-        selection.visits = visits
-        selection.approximate = approximate
+        selection.significantChange = significant ? SignificantChangeThresholds() : nil
+        selection.visits = visits ? VisitThresholds() : nil
+        selection.authorization.precision = approximate ? .approximate : .precise
         return selection
     }
 }

@@ -1,0 +1,22 @@
+import WaymarkServices
+
+/// A named subscription from the `subscriptions` section of the configuration.
+public struct ConfiguredSubscription: Sendable, Hashable {
+    /// Letters, digits, `.`, `_` and `-`: it names the subscription in records, status and metrics.
+    public var name: String
+    public var services: ServiceSubscription
+
+    public init(name: String, services: ServiceSubscription) {
+        self.name = name
+        self.services = services
+    }
+
+    /// Whether `name` can name a subscription.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64
+            && name.unicodeScalars.allSatisfy { scalar in
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || "._-".unicodeScalars.contains(scalar)
+            }
+    }
+}

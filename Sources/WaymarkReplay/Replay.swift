@@ -28,7 +28,7 @@ public enum Replay {
         }
         var services = subscription.isEmpty ? nil : SubscriptionPipeline(subscription)
         var source = try GPXFixSource(path: options.trackPath)
-        var engine = RegionMonitor(index: RegionIndex(regions: regions))
+        var engine = RegionMonitor(regions: regions)
         var pacer: ReplayPacer<C>? = nil
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()
@@ -39,14 +39,13 @@ public enum Replay {
             summary.fixes += 1
             if fix.time == nil { summary.untimedFixes += 1 }
             try await pacer?.wait(for: fix.time)
-            switch engine.process(fix) {
-            case .initial(let inside):
+            let update = engine.process(fix)
+            if let inside = update.establishedInside {
                 try output.write(RegionRecords.state(fix: fix, inside: inside.map { regions[Int($0)].identifier }) + "\n")
-            case .transitions(let transitions):
-                for transition in transitions {
-                    summary.count(transition)
-                    try output.write(RegionRecords.transition(transition) + "\n")
-                }
+            }
+            for transition in update.transitions where transition.notifies {
+                summary.count(transition)
+                try output.write(RegionRecords.transition(transition) + "\n")
             }
             if case .accepted(let records)? = services?.process(fix) {
                 for record in records { try write(record, to: &output, summary: &summary) }

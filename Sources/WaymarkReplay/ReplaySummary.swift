@@ -12,6 +12,7 @@ public struct ReplaySummary: Sendable, Equatable {
     public var regions = 0
     public var enters = 0
     public var exits = 0
+    public var dwells = 0
     /// With location services: fixes through the validation gate, and those it dropped by reason.
     public var accepted = 0
     public var dropped: [String: Int] = [:]
@@ -39,6 +40,7 @@ public struct ReplaySummary: Sendable, Equatable {
         switch transition.kind {
         case .enter: enters += 1
         case .exit: exits += 1
+        case .dwell: dwells += 1
         }
     }
 
@@ -49,7 +51,7 @@ public struct ReplaySummary: Sendable, Equatable {
         json.add("fixes", fixes)
         json.add("untimedFixes", untimedFixes)
         json.add("regions", regions)
-        json.addRaw("transitions", "{\"enter\":\(enters),\"exit\":\(exits)}")
+        json.addRaw("transitions", "{\"enter\":\(enters),\"exit\":\(exits),\"dwell\":\(dwells)}")
         if reportsServices {
             json.add("accepted", accepted)
             json.addRaw("dropped", Self.object(dropped))

@@ -10,8 +10,17 @@ struct RegionRecord: FetchableRecord {
     var propertiesJSON: String?
     var importedAt: String
     var geometryWKB: [UInt8]?
+    var options = RegionOptions()
 
-    static let columns = "identifier, kind, radius, properties, imported_at, ST_AsBinary(geometry) AS geometry_wkb"
+    /// The monitoring options are properties (validated when the GeoJSON was decoded), read
+    /// with `json_extract` so the properties stay their single source.
+    static let columns = "identifier, kind, radius, properties, imported_at, ST_AsBinary(geometry) AS geometry_wkb, "
+        + optionKeys.map { "json_extract(properties, '$.\($0)') AS option_\($0)" }.joined(separator: ", ")
+
+    private static let optionKeys = [
+        RegionOptions.Key.notifyOnEntry, RegionOptions.Key.notifyOnExit, RegionOptions.Key.initialTrigger,
+        RegionOptions.Key.loiteringDelay, RegionOptions.Key.hysteresis, RegionOptions.Key.confirmationTime,
+    ]
 
     init(row: Row) {
         identifier = row["identifier"]
@@ -21,6 +30,14 @@ struct RegionRecord: FetchableRecord {
         importedAt = row["imported_at"]
         let data: Data? = row["geometry_wkb"]
         geometryWKB = data.map { [UInt8]($0) }
+        func option<T: DatabaseValueConvertible>(_ key: String) -> T? { row["option_" + key] }
+        typealias Key = RegionOptions.Key
+        if let value: Bool = option(Key.notifyOnEntry) { options.notifyOnEntry = value }
+        if let value: Bool = option(Key.notifyOnExit) { options.notifyOnExit = value }
+        if let value: Bool = option(Key.initialTrigger) { options.initialTrigger = value }
+        options.loiteringDelay = option(Key.loiteringDelay)
+        options.hysteresis = option(Key.hysteresis)
+        options.confirmationTime = option(Key.confirmationTime)
     }
 
     /// The region this row stores.
@@ -38,9 +55,10 @@ struct RegionRecord: FetchableRecord {
         switch (kind, geometry) {
         case ("circle", .point(let center)):
             guard let radius else { throw corrupt("a circle without a radius") }
-            return Region(identifier: identifier, shape: .circle(center: center, radius: radius), propertiesJSON: propertiesJSON)
+            return Region(identifier: identifier, shape: .circle(center: center, radius: radius), propertiesJSON: propertiesJSON,
+                options: options)
         case ("polygon", .multiPolygon(let polygons)):
-            return Region(identifier: identifier, shape: .polygons(polygons), propertiesJSON: propertiesJSON)
+            return Region(identifier: identifier, shape: .polygons(polygons), propertiesJSON: propertiesJSON, options: options)
         default:
             throw corrupt("kind '\(kind)' does not match its geometry")
         }

@@ -32,13 +32,12 @@ func tcxtestParks() throws {
         idProperty: "unit_code")
     let fixes = try gpxPoints("gpx/tcxtest.gpx")
     #expect(fixes.count == 1_202)
-    var monitor = RegionMonitor(index: RegionIndex(regions: regions))
+    var monitor = RegionMonitor(regions: regions)
     var events: [String] = []
     for f in fixes {
-        switch monitor.process(f) {
-        case .initial(let inside): events += inside.map { "initial \(regions[Int($0)].identifier)" }
-        case .transitions(let t): events += t.map { "\($0.kind.rawValue) \($0.identifier)" }
-        }
+        let update = monitor.process(f)
+        events += (update.establishedInside ?? []).map { "initial \(regions[Int($0)].identifier)" }
+        events += update.transitions.map { "\($0.kind.rawValue) \($0.identifier)" }
     }
     #expect(events == ["enter SAMO", "exit SAMO"])
 }

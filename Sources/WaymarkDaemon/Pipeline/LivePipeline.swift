@@ -20,7 +20,6 @@ public actor LivePipeline {
     private var gate = ValidationGate()
     /// Configured location-service subscriptions (SEMANTICS §2), each behind its own gate.
     private var subscriptions: [RunningSubscription]
-    private var stateSince: [String: Timestamp] = [:]
     private let recordFixes: Bool
     private var liveSubscribers = 0
     private var watchingChanged: (@Sendable (Bool) -> Void)?
@@ -44,7 +43,7 @@ public actor LivePipeline {
         self.store = store
         self.feed = feed
         self.logger = logger
-        self.monitor = RegionMonitor(index: RegionIndex(regions: regions))
+        self.monitor = RegionMonitor(regions: regions)
         self.source = SourceStatus(kind: sourceKind, description: sourceDescription)
     }
 
@@ -93,19 +92,16 @@ public actor LivePipeline {
             for record in subscriptions[index].process(fix) { self.record(record) }
         }
         if let reason = gate.admit(fix) { return drop(reason.rawValue) }
-        switch monitor.process(fix) {
-        case .initial(let inside):
-            for index in 0..<monitor.index.count { stateSince[monitor.index.identifier(at: index)] = fix.time }
-            logger.info("Initial region state", metadata: ["inside": "\(inside.map { monitor.index.identifier(at: Int($0)) })"])
-        case .transitions(let transitions):
-            for transition in transitions { record(transition) }
+        let update = monitor.process(fix)
+        if let inside = update.establishedInside {
+            logger.info("Region state established", metadata: ["inside": "\(inside.map { monitor.index.identifier(at: Int($0)) })"])
         }
+        for transition in update.transitions where transition.notifies { record(transition) }
     }
 
     private func record(_ transition: RegionTransition) {
         let json = RegionRecords.transition(transition)
         let time = transition.fix.time!
-        stateSince[transition.identifier] = time
         do {
             try store.recordEvent(StoredEvent(
                 time: time, kind: "region", region: transition.identifier, transition: transition.kind.rawValue,
@@ -169,8 +165,7 @@ public actor LivePipeline {
     /// Monitors `regions` from now on. Membership starts afresh: the next fix gives the state
     /// of every region (no events), as registering a region produces none (SEMANTICS §3).
     func reload(regions: [Region]) {
-        monitor = RegionMonitor(index: RegionIndex(regions: regions))
-        stateSince = [:]
+        monitor = RegionMonitor(regions: regions)
         logger.notice("Regions reloaded", metadata: ["regions": "\(regions.count)"])
         updateWatching()
     }
@@ -179,9 +174,11 @@ public actor LivePipeline {
     func regionState(identifier: String) -> RegionStateInfo? {
         let index = monitor.index
         guard let position = (0..<index.count).first(where: { index.identifier(at: $0) == identifier }) else { return nil }
-        guard monitor.hasState else { return RegionStateInfo(identifier: identifier, state: "unknown", since: nil) }
-        let inside = monitor.inside.contains(Int32(position))
-        return RegionStateInfo(identifier: identifier, state: inside ? "inside" : "outside", since: stateSince[identifier])
+        switch monitor.state(ofRegionAt: position) {
+        case .unknown: return RegionStateInfo(identifier: identifier, state: "unknown", since: nil)
+        case .inside(let since): return RegionStateInfo(identifier: identifier, state: "inside", since: since)
+        case .outside(let since): return RegionStateInfo(identifier: identifier, state: "outside", since: since)
+        }
     }
 
     var regionCount: Int { monitor.index.count }

@@ -42,6 +42,8 @@ public struct GeoJSONError: Error, Sendable, Equatable, CustomStringConvertible 
         case missingRadius = "missing-radius"
         /// A radius that is not a finite number of metres > 0.
         case invalidRadius = "invalid-radius"
+        /// A monitoring option (`notifyOnEntry`, `loiteringDelay`, …) of the wrong type or range.
+        case invalidOption = "invalid-option"
     }
 
     public var code: Code

@@ -60,12 +60,12 @@ public struct GeoJSONRegionDecoder: Sendable {
 }
 
 /// A step of a JSON path.
-private enum PathComponent {
+enum PathComponent {
     case key(String)
     case index(Int)
 }
 
-private struct DecodingContext {
+struct DecodingContext {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
     let options: GeoJSONRegionDecoder
@@ -158,9 +158,10 @@ private struct DecodingContext {
         let shape = try self.shape(geometry, properties: properties)
         path.removeLast()
 
+        let options = try regionOptions(properties)
         let location = advanceCursor(to: identifierNode.start)
         let region = Region(
-            identifier: identifier, shape: shape, propertiesJSON: properties.map { compactJSON($0) })
+            identifier: identifier, shape: shape, propertiesJSON: properties.map { compactJSON($0) }, options: options)
         featureIndex = nil
         featureIdentifier = nil
         return GeoJSONRegionDecoder.DecodedRegion(

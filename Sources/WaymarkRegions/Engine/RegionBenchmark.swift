@@ -41,8 +41,8 @@ public enum RegionBenchmark {
         let start = clock.now
         let cpuStart = threadCPUTime()
         for fix in fixes {
-            if case .transitions(let t) = monitor.process(fix) { transitions += t.count }
-            memberships += monitor.inside.count
+            transitions += monitor.process(fix).transitions.count
+            memberships += monitor.raw.count
         }
         let elapsed = clock.now - start
         let cpu = threadCPUTime() - cpuStart

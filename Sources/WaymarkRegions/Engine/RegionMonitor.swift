@@ -1,77 +1,233 @@
 import WaymarkCore
 
-/// What one fix changed: the first fix establishes the state, later fixes report transitions.
-public enum RegionUpdate: Sendable, Equatable {
-    /// The first fix: the indices of the regions containing it, ascending. Not transitions
-    /// (SEMANTICS §3: no event at registration).
-    case initial(inside: [Int32])
-    /// Exits first, then enters, each in ascending identifier order. Empty (and not
-    /// allocated) when membership did not change.
-    case transitions([RegionTransition])
+/// What one fix changed.
+public struct RegionUpdate: Sendable, Equatable {
+    /// When the fix established the state of regions that had none (the first fix, or the first
+    /// after regions were added): those of them it is inside, ascending. Establishing a state
+    /// is not a transition (SEMANTICS §3: no event at registration).
+    public var establishedInside: [Int32]?
+    /// Confirmed transitions in time order (exits before enters at the same time, then by
+    /// identifier). Empty, and not allocated, when nothing changed.
+    public var transitions: [RegionTransition] = []
+
+    public init(establishedInside: [Int32]? = nil, transitions: [RegionTransition] = []) {
+        self.establishedInside = establishedInside
+        self.transitions = transitions
+    }
 }
 
-/// The membership state machine over an index: feed fixes in time order, get enter/exit
-/// transitions.
+/// The state of one region.
+public enum RegionState: Sendable, Equatable {
+    /// No fix since the region was registered (or its geometry changed).
+    case unknown
+    /// Inside since the crossing (or since its state was established); `nil` when that fix had no time.
+    case inside(since: Timestamp?)
+    case outside(since: Timestamp?)
+}
+
+/// The region state machine over an index (SEMANTICS §3). Feed fixes in time order; get
+/// confirmed transitions.
 ///
-/// This first version reports a crossing on the first fix on the other side of the boundary;
-/// hysteresis, accuracy and sparse-fix interpolation (SEMANTICS §3) build on it.
+/// Rules, per region:
+/// - **Raw membership** is the index's exact answer for the fix. A region whose raw membership
+///   differs from its confirmed state has a *pending* transition, started at the first fix on
+///   the new side (its `time`); a fix back on the old side cancels it.
+/// - **Hysteresis.** A pending transition is confirmed by the first fix, still on the new side,
+///   at which the new side has held for the region's confirmation time (20 s) **and** the fix
+///   is at least the region's hysteresis distance beyond the boundary (default: the smaller of
+///   200 m and a fifth of the region's size, see `RegionIndex.characteristicSize`). Once the new
+///   side has held for `settleTime` (60 s) the distance is waived, so a path along the inside
+///   of a boundary still enters. Its `confirmedAt` is that fix's time.
+/// - **Accuracy.** The confirming fix's uncertainty circle (`horizontalAccuracy`) must lie
+///   wholly on the new side: a fix straddling the boundary never confirms.
+/// - **Fixes without time** confirm on distance alone.
+/// - **Dwell.** A region with a loitering delay reports `dwell` at the first fix, still inside,
+///   that delay after its confirmed entry; once per entry.
+/// - **Sparse fixes.** When consecutive fixes are at least `sparseInterval` seconds and
+///   `sparseDistance` metres apart, each region the straight segment between them passes
+///   through (neither fix inside it, confirmed outside, nothing pending) is reported as
+///   entered and exited, marked `crossed`, at the interpolated points, if the middle of the
+///   stretch inside is at least the hysteresis distance from the boundary. Its state stays outside.
+/// - **Registration** gives no event: the first fix establishes the state, unless the region
+///   asks for an initial trigger (then an `initial` entry when it is inside).
+///
+/// Steady state (every raw membership agreeing with its confirmed state, nothing pending)
+/// costs one index query and one comparison per fix and allocates nothing.
 public struct RegionMonitor: Sendable {
+    /// Defaults of the rules; regions override hysteresis and confirmation time.
+    public struct Configuration: Sendable, Equatable {
+        /// Seconds the new side must hold (a region's `confirmationTime` overrides it).
+        public var confirmationTime = 20.0
+        /// Seconds after which the hysteresis distance is waived.
+        public var settleTime = 60.0
+        /// Upper bound of the default hysteresis, metres.
+        public var maximumHysteresis = 200.0
+        /// Default hysteresis as a fraction of the region's characteristic size.
+        public var hysteresisFraction = 0.2
+        /// Consecutive fixes this many seconds apart (and `sparseDistance` metres) are sparse.
+        public var sparseInterval = 30.0
+        public var sparseDistance = 200.0
+
+        public init() {}
+    }
+
     public let index: RegionIndex
-    /// Indices of the regions containing the last fix, ascending; empty before the first fix.
-    public private(set) var inside: [Int32] = []
-    public private(set) var hasState = false
-    private var scratch: [Int32] = []
+    public let configuration: Configuration
+    /// Per region: hysteresis metres, confirmation seconds, loitering delay (−1: none), flags.
+    let margin: [Double]
+    let hold: [Double]
+    let loiter: [Double]
+    let flags: [Flags]
 
-    public init(index: RegionIndex) {
+    /// Regions confirmed inside, ascending.
+    public internal(set) var inside: [Int32] = []
+    /// Regions containing the last fix (raw membership), ascending.
+    public internal(set) var raw: [Int32] = []
+    var rawPrevious: [Int32] = []
+    /// Per region, the time its state began in nanoseconds; `unknownMark` before it is known.
+    var since: [Int64]
+    /// Regions whose state no fix has established yet, ascending.
+    var unknown: [Int32]
+    var pending: [Pending] = []
+    var nextPending: [Pending] = []
+    var confirmed: [Pending] = []
+    var dwelling: [Dwell] = []
+    var previous: (time: Timestamp?, coordinate: Coordinate)?
+    var candidates: [Int32] = []
+
+    static let unknownMark = Int64.min
+    static let noTimeMark = Int64.min + 1
+
+    struct Flags: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let notifyOnEntry = Flags(rawValue: 1)
+        static let notifyOnExit = Flags(rawValue: 2)
+        static let initialTrigger = Flags(rawValue: 4)
+    }
+
+    /// A transition waiting for confirmation.
+    struct Pending: Sendable {
+        var region: Int32
+        var entering: Bool
+        /// The first fix on the new side.
+        var fix: Fix
+    }
+
+    struct Dwell: Sendable {
+        var region: Int32
+        var enteredAt: Timestamp
+    }
+
+    /// A monitor over `regions`, every state unknown.
+    public init(regions: [Region], configuration: Configuration = Configuration()) {
+        self.init(index: RegionIndex(regions: regions), options: regions.map(\.options), configuration: configuration)
+    }
+
+    /// A monitor over a built index; `options[i]` belongs to region `i` (default options when
+    /// `options` is empty).
+    public init(index: RegionIndex, options: [RegionOptions] = [], configuration: Configuration = Configuration()) {
+        precondition(options.isEmpty || options.count == index.count, "one RegionOptions per region")
         self.index = index
-        inside.reserveCapacity(16)
-        scratch.reserveCapacity(16)
+        self.configuration = configuration
+        let count = index.count
+        var margin = [Double](repeating: 0, count: count)
+        var hold = [Double](repeating: configuration.confirmationTime, count: count)
+        var loiter = [Double](repeating: -1, count: count)
+        var flags = [Flags](repeating: [.notifyOnEntry, .notifyOnExit], count: count)
+        for r in 0..<count {
+            let option = options.isEmpty ? RegionOptions() : options[r]
+            margin[r] = option.hysteresis
+                ?? min(configuration.maximumHysteresis, configuration.hysteresisFraction * index.characteristicSize(ofRegionAt: r))
+            if let time = option.confirmationTime { hold[r] = time }
+            if let delay = option.loiteringDelay { loiter[r] = delay }
+            var f: Flags = []
+            if option.notifyOnEntry { f.insert(.notifyOnEntry) }
+            if option.notifyOnExit { f.insert(.notifyOnExit) }
+            if option.initialTrigger { f.insert(.initialTrigger) }
+            flags[r] = f
+        }
+        self.margin = margin
+        self.hold = hold
+        self.loiter = loiter
+        self.flags = flags
+        since = [Int64](repeating: Self.unknownMark, count: count)
+        unknown = (0..<Int32(count)).map { $0 }
+        for buffer in [\RegionMonitor.inside, \.raw, \.rawPrevious, \.candidates] { self[keyPath: buffer].reserveCapacity(16) }
+        pending.reserveCapacity(16)
+        nextPending.reserveCapacity(16)
+        confirmed.reserveCapacity(16)
     }
 
-    /// Updates the membership with `fix` and returns what changed.
+    /// The hysteresis distance of the region at `index`, metres.
+    public func hysteresis(ofRegionAt index: Int) -> Double { margin[index] }
+
+    /// Updates the state with `fix` and returns what changed.
     public mutating func process(_ fix: Fix) -> RegionUpdate {
-        index.containing(fix.coordinate, into: &scratch)
-        guard hasState else {
-            hasState = true
-            swap(&inside, &scratch)
-            return .initial(inside: inside)
-        }
-        if scratch == inside { return .transitions([]) }
-        // Both lists are ascending: what left is in `inside` only, what arrived in `scratch` only.
-        var changes: [RegionTransition] = []
-        changes.reserveCapacity(inside.count + scratch.count)
-        appendDifference(inside, minus: scratch, as: .exit, fix, into: &changes)
-        let exitCount = changes.count
-        appendDifference(scratch, minus: inside, as: .enter, fix, into: &changes)
-        sortByIdentifier(&changes, 0..<exitCount)
-        sortByIdentifier(&changes, exitCount..<changes.count)
-        swap(&inside, &scratch)
-        return .transitions(changes)
+        swap(&raw, &rawPrevious)
+        index.containing(fix.coordinate, into: &raw)
+        var update = RegionUpdate()
+        if !unknown.isEmpty { establish(fix, &update) }
+        if let previous, isSparse(from: previous, to: fix) { addCrossings(from: previous, to: fix, &update) }
+        if !pending.isEmpty || raw != inside { advancePending(fix, &update) }
+        if !dwelling.isEmpty { checkDwell(fix, &update) }
+        previous = (fix.time, fix.coordinate)
+        if update.transitions.count > 1 { sortTransitions(&update.transitions) }
+        return update
     }
 
-    private func appendDifference(
-        _ a: [Int32], minus b: [Int32], as kind: RegionTransition.Kind, _ fix: Fix,
-        into changes: inout [RegionTransition]
-    ) {
-        var j = 0
-        for region in a {
-            while j < b.count && b[j] < region { j += 1 }
-            if j < b.count && b[j] == region { continue }
-            changes.append(
-                RegionTransition(kind: kind, regionIndex: region, identifier: index.identifier(at: Int(region)), fix: fix))
-        }
+    /// The state of the region at `index`.
+    public func state(ofRegionAt index: Int) -> RegionState {
+        let mark = since[index]
+        if mark == Self.unknownMark { return .unknown }
+        let time = mark == Self.noTimeMark ? nil : Timestamp(nanosecondsSince1970: mark)
+        return contains(inside, Int32(index)) ? .inside(since: time) : .outside(since: time)
     }
 
-    /// Insertion sort by identifier rank: the runs are a handful of transitions.
-    private func sortByIdentifier(_ changes: inout [RegionTransition], _ range: Range<Int>) {
-        guard range.count > 1 else { return }
-        for i in (range.lowerBound + 1)..<range.upperBound {
+    func transition(
+        _ kind: RegionTransition.Kind, _ region: Int32, at fix: Fix, confirmedAt: Timestamp?, crossed: Bool = false,
+        initial: Bool = false
+    ) -> RegionTransition {
+        let f = flags[Int(region)]
+        let notifies = kind == .dwell || (kind == .enter ? f.contains(.notifyOnEntry) : f.contains(.notifyOnExit))
+        return RegionTransition(
+            kind: kind, regionIndex: region, identifier: index.identifier(at: Int(region)), fix: fix,
+            confirmedAt: confirmedAt, crossed: crossed, initial: initial, notifies: notifies)
+    }
+
+    /// Time order; at one time exits, then enters, then dwells, each by identifier.
+    private func sortTransitions(_ transitions: inout [RegionTransition]) {
+        func rank(_ kind: RegionTransition.Kind) -> Int { kind == .exit ? 0 : kind == .enter ? 1 : 2 }
+        func precedes(_ a: RegionTransition, _ b: RegionTransition) -> Bool {
+            let ta = a.fix.time?.nanosecondsSince1970 ?? Int64.min
+            let tb = b.fix.time?.nanosecondsSince1970 ?? Int64.min
+            if ta != tb { return ta < tb }
+            if rank(a.kind) != rank(b.kind) { return rank(a.kind) < rank(b.kind) }
+            return index.identifierRank(at: Int(a.regionIndex)) < index.identifierRank(at: Int(b.regionIndex))
+        }
+        for i in 1..<transitions.count {
             var k = i
-            let rank = index.identifierRank(at: Int(changes[k].regionIndex))
-            while k > range.lowerBound && index.identifierRank(at: Int(changes[k - 1].regionIndex)) > rank {
-                changes.swapAt(k, k - 1)
+            while k > 0 && precedes(transitions[k], transitions[k - 1]) {
+                transitions.swapAt(k, k - 1)
                 k -= 1
             }
         }
     }
+}
+
+/// Whether the ascending `array` holds `value` (binary search).
+@inline(__always)
+func contains(_ array: [Int32], _ value: Int32) -> Bool {
+    var lo = 0
+    var hi = array.count
+    while lo < hi {
+        let mid = (lo + hi) >> 1
+        if array[mid] < value { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < array.count && array[lo] == value
+}
+
+/// Removes `value` from the ascending `array` if it is there.
+@inline(__always)
+func removeSorted(_ value: Int32, from array: inout [Int32]) {
+    if let i = array.firstIndex(of: value) { array.remove(at: i) }
 }

@@ -8,11 +8,14 @@ public struct Region: Sendable, Equatable {
     public var shape: RegionShape
     /// The source feature's `properties`, kept as JSON text so nothing is lost on import.
     public var propertiesJSON: String?
+    /// Notification flags, dwell, hysteresis: read from `properties` (see `RegionOptions`).
+    public var options: RegionOptions
 
-    public init(identifier: String, shape: RegionShape, propertiesJSON: String? = nil) {
+    public init(identifier: String, shape: RegionShape, propertiesJSON: String? = nil, options: RegionOptions = RegionOptions()) {
         self.identifier = identifier
         self.shape = shape
         self.propertiesJSON = propertiesJSON
+        self.options = options
     }
 }
 

@@ -1,25 +1,46 @@
 import WaymarkCore
 
-/// A change of a region's membership between two consecutive fixes.
+/// A change of a region's state, confirmed by the monitor's rules (SEMANTICS §3), or a dwell.
 public struct RegionTransition: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable {
-        /// The fix is inside the region and the previous one was not.
+        /// The device crossed into the region.
         case enter
-        /// The fix is outside the region and the previous one was inside.
+        /// The device crossed out of the region.
         case exit
+        /// The device has stayed inside for the region's loitering delay.
+        case dwell
     }
 
     public var kind: Kind
     /// The region's position in the `[Region]` the index was built from.
     public var regionIndex: Int32
     public var identifier: String
-    /// The first fix on the new side of the boundary.
+    /// Where and when it happened: for enter and exit the first fix on the new side of the
+    /// boundary (for a crossed region, the point where the straight path meets the boundary,
+    /// with its interpolated time); for a dwell the fix at which the delay was reached.
     public var fix: Fix
+    /// When the monitor confirmed it (the fix that satisfied the hysteresis rules); `nil` for
+    /// transitions built by hand.
+    public var confirmedAt: Timestamp?
+    /// Reported from the straight path between two sparse fixes, neither of them inside.
+    public var crossed: Bool
+    /// An entry reported because the region asked for an initial trigger.
+    public var initial: Bool
+    /// Whether the region asked to be told (`notifyOnEntry` / `notifyOnExit`); the state
+    /// changes either way.
+    public var notifies: Bool
 
-    public init(kind: Kind, regionIndex: Int32, identifier: String, fix: Fix) {
+    public init(
+        kind: Kind, regionIndex: Int32, identifier: String, fix: Fix, confirmedAt: Timestamp? = nil,
+        crossed: Bool = false, initial: Bool = false, notifies: Bool = true
+    ) {
         self.kind = kind
         self.regionIndex = regionIndex
         self.identifier = identifier
         self.fix = fix
+        self.confirmedAt = confirmedAt
+        self.crossed = crossed
+        self.initial = initial
+        self.notifies = notifies
     }
 }

@@ -13,13 +13,19 @@ public enum RegionRecords {
         return json.object
     }
 
-    /// `{"kind":"region","transition":"enter"|"exit","region":ID,"time":…,"latitude":…,"longitude":…}`.
+    /// `{"kind":"region","transition":"enter"|"exit"|"dwell","region":ID,"time":…,"latitude":…,
+    /// "longitude":…,"confirmedAt":…}`, then `"crossed":true` or `"initial":true` when so.
+    /// `time` is when the boundary was crossed (the first fix on the new side), `confirmedAt`
+    /// when the monitor's rules confirmed it.
     public static func transition(_ transition: RegionTransition) -> String {
         var json = JSONObjectWriter()
         json.add("kind", "region")
         json.add("transition", transition.kind.rawValue)
         json.add("region", transition.identifier)
         addPosition(of: transition.fix, to: &json)
+        if let confirmedAt = transition.confirmedAt { json.add("confirmedAt", confirmedAt.rfc3339) }
+        if transition.crossed { json.add("crossed", true) }
+        if transition.initial { json.add("initial", true) }
         return json.object
     }
 

@@ -1,0 +1,65 @@
+import WaymarkCore
+
+extension RegionMonitor {
+    func isSparse(from previous: (time: Timestamp?, coordinate: Coordinate), to fix: Fix) -> Bool {
+        guard let start = previous.time, let end = fix.time,
+            end.seconds(since: start) >= configuration.sparseInterval
+        else { return false }
+        return Geodesic.distance(previous.coordinate, fix.coordinate) >= configuration.sparseDistance
+    }
+
+    /// Reports regions the straight segment between two sparse fixes passes through as
+    /// entered and exited (`crossed`). The segment is linear in longitude/latitude, the short
+    /// way round; across the antimeridian it is cut there into two pieces.
+    mutating func addCrossings(
+        from previous: (time: Timestamp?, coordinate: Coordinate), to fix: Fix, _ update: inout RegionUpdate
+    ) {
+        let a = previous.coordinate
+        let b = fix.coordinate
+        var longitude = b.longitude
+        if longitude - a.longitude > 180 { longitude -= 360 } else if longitude - a.longitude < -180 { longitude += 360 }
+        if abs(longitude) <= 180 {
+            addCrossings(along: (a, b), span: 0...1, previous.time, fix, &update)
+            return
+        }
+        let seam = longitude > 180 ? 180.0 : -180.0
+        let t = (seam - a.longitude) / (longitude - a.longitude)
+        let latitude = a.latitude + t * (b.latitude - a.latitude)
+        addCrossings(along: (a, Coordinate(latitude: latitude, longitude: seam)), span: 0...t, previous.time, fix, &update)
+        addCrossings(along: (Coordinate(latitude: latitude, longitude: -seam), b), span: t...1, previous.time, fix, &update)
+    }
+
+    private mutating func addCrossings(
+        along segment: (Coordinate, Coordinate), span: ClosedRange<Double>, _ start: Timestamp?, _ fix: Fix,
+        _ update: inout RegionUpdate
+    ) {
+        let (a, b) = segment
+        let box = BoundingBox(
+            minLatitude: min(a.latitude, b.latitude), minLongitude: min(a.longitude, b.longitude),
+            maxLatitude: max(a.latitude, b.latitude), maxLongitude: max(a.longitude, b.longitude))
+        index.regions(meeting: box, into: &candidates)
+        for region in candidates where isQuietlyOutside(region) {
+            for stretch in index.insideStretches(ofRegionAt: Int(region), from: a, to: b) {
+                let middle = point(a, b, (stretch.lowerBound + stretch.upperBound) / 2)
+                let depth = margin[Int(region)]
+                guard index.distanceToBoundary(ofRegionAt: Int(region), from: middle, limit: depth) >= depth else { continue }
+                for (kind, t) in [(RegionTransition.Kind.enter, stretch.lowerBound), (.exit, stretch.upperBound)] {
+                    let global = span.lowerBound + t * (span.upperBound - span.lowerBound)
+                    let time = start.flatMap { s in fix.time.map { s.adding(seconds: global * $0.seconds(since: s)) } }
+                    let at = Fix(time: time, coordinate: point(a, b, t))
+                    update.transitions.append(transition(kind, region, at: at, confirmedAt: fix.time, crossed: true))
+                }
+            }
+        }
+    }
+
+    /// Confirmed outside, neither fix inside, nothing pending: only then can a pass be unseen.
+    private func isQuietlyOutside(_ region: Int32) -> Bool {
+        since[Int(region)] != Self.unknownMark && !contains(inside, region) && !contains(raw, region)
+            && !contains(rawPrevious, region) && !pending.contains { $0.region == region }
+    }
+
+    private func point(_ a: Coordinate, _ b: Coordinate, _ t: Double) -> Coordinate {
+        Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
+    }
+}

@@ -1,0 +1,101 @@
+import WaymarkCore
+
+extension RegionMonitor {
+    /// Gives every region of unknown state the state of `fix`, with an initial entry for
+    /// those inside that ask for one.
+    mutating func establish(_ fix: Fix, _ update: inout RegionUpdate) {
+        let mark = fix.time?.nanosecondsSince1970 ?? Self.noTimeMark
+        var established: [Int32] = []
+        for region in unknown {
+            since[Int(region)] = mark
+            guard contains(raw, region) else { continue }
+            established.append(region)
+            insertSorted(region, into: &inside)
+            if let time = fix.time, loiter[Int(region)] >= 0 { dwelling.append(Dwell(region: region, enteredAt: time)) }
+            if flags[Int(region)].contains(.initialTrigger) {
+                update.transitions.append(transition(.enter, region, at: fix, confirmedAt: fix.time, initial: true))
+            }
+        }
+        unknown.removeAll()
+        update.establishedInside = established
+    }
+
+    /// Walks the regions whose raw membership disagrees with their confirmed state: keeps or
+    /// starts their pending transitions, drops the others' (the device came back), and
+    /// applies those `fix` confirms.
+    mutating func advancePending(_ fix: Fix, _ update: inout RegionUpdate) {
+        nextPending.removeAll(keepingCapacity: true)
+        confirmed.removeAll(keepingCapacity: true)
+        var i = 0
+        var j = 0
+        var k = 0
+        while i < raw.count || j < inside.count {
+            let region: Int32
+            let entering: Bool
+            if j == inside.count || (i < raw.count && raw[i] < inside[j]) {
+                region = raw[i]
+                entering = true
+                i &+= 1
+            } else if i == raw.count || inside[j] < raw[i] {
+                region = inside[j]
+                entering = false
+                j &+= 1
+            } else {
+                i &+= 1
+                j &+= 1
+                continue
+            }
+            while k < pending.count && pending[k].region < region { k &+= 1 }
+            var candidate = Pending(region: region, entering: entering, fix: fix)
+            if k < pending.count && pending[k].region == region {
+                candidate = pending[k]
+                k &+= 1
+            }
+            if confirms(fix, candidate) { confirmed.append(candidate) } else { nextPending.append(candidate) }
+        }
+        swap(&pending, &nextPending)
+        for change in confirmed { apply(change, confirmedBy: fix, &update) }
+    }
+
+    /// Whether `fix`, on the new side, confirms `pending` (hysteresis, hold, accuracy).
+    private func confirms(_ fix: Fix, _ pending: Pending) -> Bool {
+        let region = Int(pending.region)
+        let accuracy = fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? 0
+        var required = max(margin[region], accuracy)
+        if let now = fix.time, let start = pending.fix.time {
+            let held = now.seconds(since: start)
+            if held < hold[region] { return false }
+            if held >= configuration.settleTime { required = accuracy }
+        }
+        if required <= 0 { return true }
+        return index.distanceToBoundary(ofRegionAt: region, from: fix.coordinate, limit: required) >= required
+    }
+
+    private mutating func apply(_ change: Pending, confirmedBy fix: Fix, _ update: inout RegionUpdate) {
+        let region = change.region
+        if change.entering {
+            insertSorted(region, into: &inside)
+            if let time = change.fix.time, loiter[Int(region)] >= 0 { dwelling.append(Dwell(region: region, enteredAt: time)) }
+        } else {
+            removeSorted(region, from: &inside)
+            dwelling.removeAll { $0.region == region }
+        }
+        since[Int(region)] = change.fix.time?.nanosecondsSince1970 ?? Self.noTimeMark
+        update.transitions.append(transition(change.entering ? .enter : .exit, region, at: change.fix, confirmedAt: fix.time))
+    }
+
+    /// Reports a dwell for each region whose loitering delay has passed with the device inside.
+    mutating func checkDwell(_ fix: Fix, _ update: inout RegionUpdate) {
+        guard let now = fix.time else { return }
+        var k = 0
+        while k < dwelling.count {
+            let dwell = dwelling[k]
+            if contains(raw, dwell.region), now.seconds(since: dwell.enteredAt) >= loiter[Int(dwell.region)] {
+                update.transitions.append(transition(.dwell, dwell.region, at: fix, confirmedAt: now))
+                dwelling.remove(at: k)
+            } else {
+                k += 1
+            }
+        }
+    }
+}

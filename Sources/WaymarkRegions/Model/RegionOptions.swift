@@ -1,0 +1,40 @@
+/// How a region wants to be monitored (SEMANTICS §3). In GeoJSON these are feature properties
+/// of the same names; absent ones take the defaults.
+public struct RegionOptions: Sendable, Equatable {
+    /// Report `enter` transitions (`notifyOnEntry`, default true). The state changes either way.
+    public var notifyOnEntry: Bool
+    /// Report `exit` transitions (`notifyOnExit`, default true).
+    public var notifyOnExit: Bool
+    /// Seconds inside after an entry before a `dwell` transition (`loiteringDelay`); nil: no dwell.
+    public var loiteringDelay: Double?
+    /// Metres beyond the boundary a fix must be to confirm a crossing (`hysteresis`); nil: the
+    /// monitor's default, the smaller of 200 m and a fifth of the region's size.
+    public var hysteresis: Double?
+    /// Seconds the new side must hold before a crossing is confirmed (`confirmationTime`); nil: 20.
+    public var confirmationTime: Double?
+    /// Report an `enter` (marked `initial`) when the first fix after registration is inside
+    /// (`initialTrigger`, default false: registering a region produces no event).
+    public var initialTrigger: Bool
+
+    public init(
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, loiteringDelay: Double? = nil,
+        hysteresis: Double? = nil, confirmationTime: Double? = nil, initialTrigger: Bool = false
+    ) {
+        self.notifyOnEntry = notifyOnEntry
+        self.notifyOnExit = notifyOnExit
+        self.loiteringDelay = loiteringDelay
+        self.hysteresis = hysteresis
+        self.confirmationTime = confirmationTime
+        self.initialTrigger = initialTrigger
+    }
+
+    /// The property names, as GeoJSON features and the store's `properties` carry them.
+    public enum Key {
+        public static let notifyOnEntry = "notifyOnEntry"
+        public static let notifyOnExit = "notifyOnExit"
+        public static let loiteringDelay = "loiteringDelay"
+        public static let hysteresis = "hysteresis"
+        public static let confirmationTime = "confirmationTime"
+        public static let initialTrigger = "initialTrigger"
+    }
+}

@@ -23,7 +23,7 @@ public enum Daemon {
         let sourceDescription = configuration.replay.map { "replay:\($0.trackPath)" }
             ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let pipeline = LivePipeline(
-            store: store, regions: regions, sourceKind: sourceKind, sourceDescription: sourceDescription,
+            store: store, regions: regions, savedStates: try store.regionStates(), sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             logger: logger)
         pipelineBox.pipeline = pipeline

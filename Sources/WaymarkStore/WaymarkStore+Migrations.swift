@@ -41,6 +41,7 @@ extension WaymarkStore {
             }
         }
         registerHistoryMigration(in: &migrator)
+        registerRegionStateMigration(in: &migrator)
         return migrator
     }
 

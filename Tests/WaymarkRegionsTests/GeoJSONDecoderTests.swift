@@ -99,7 +99,27 @@ private let badFeatures: [BadFeature] = [
         message: "expected a Feature"),
     BadFeature(
         code: .wrongType, feature: "42", path: "features[1]", at: "42", message: "expected an object"),
+    BadFeature(
+        code: .invalidOption,
+        feature: #"{"type":"Feature","id":"x","properties":{"radius":5,"notifyOnExit":"yes"},"geometry":{"type":"Point","coordinates":[1,1]}}"#,
+        path: "features[1].properties.notifyOnExit", at: #""yes""#, message: "properties.notifyOnExit is a string; expected true or false"),
+    BadFeature(
+        code: .invalidOption,
+        feature: #"{"type":"Feature","id":"x","properties":{"radius":50,"loiteringDelay":-5},"geometry":{"type":"Point","coordinates":[1,1]}}"#,
+        path: "features[1].properties.loiteringDelay", at: "-5", message: "must be a finite number of seconds ≥ 0"),
+    BadFeature(
+        code: .invalidOption,
+        feature: #"{"type":"Feature","id":"x","properties":{"hysteresis":"far"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}"#,
+        path: "features[1].properties.hysteresis", at: #""far""#, message: "number of metres"),
 ]
+
+@Test("monitoring options come from the feature's properties")
+func monitoringOptions() throws {
+    let text = #"{"type":"Feature","id":"hut","properties":{"radius":80,"notifyOnEntry":false,"loiteringDelay":300,"hysteresis":15,"confirmationTime":10,"initialTrigger":true,"notifyOnExit":null},"geometry":{"type":"Point","coordinates":[11.5,48.1]}}"#
+    let region = try GeoJSONRegionDecoder().decode(Array(text.utf8), file: "hut.geojson")[0].region
+    #expect(region.options == RegionOptions(
+        notifyOnEntry: false, notifyOnExit: true, loiteringDelay: 300, hysteresis: 15, confirmationTime: 10, initialTrigger: true))
+}
 
 @Test("bad features: code, JSON path, line:column and message", arguments: badFeatures)
 func badFeature(_ c: BadFeature) throws {

@@ -46,13 +46,13 @@ struct DaemonState: DaemonBackend {
 
     func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport {
         let report = try store.importRegions(regions, replace: replace)
-        await pipeline.reload(regions: try store.regions())
+        await pipeline.adopt(RegionMonitor(regions: try store.regions()))
         return report
     }
 
     func removeRegion(identifier: String) async throws -> Bool {
         let removed = try store.removeRegion(identifier: identifier)
-        if removed { await pipeline.reload(regions: try store.regions()) }
+        if removed { await pipeline.adopt(RegionMonitor(regions: try store.regions())) }
         return removed
     }
 

@@ -35,7 +35,7 @@ public actor LivePipeline {
     }
 
     init(
-        store: WaymarkStore, regions: [Region], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
+        store: WaymarkStore, regions: [Region], savedStates: [SavedRegionState] = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
         feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true, logger: Logger
     ) {
         self.subscriptions = subscriptions.map(RunningSubscription.init)
@@ -44,6 +44,7 @@ public actor LivePipeline {
         self.feed = feed
         self.logger = logger
         self.monitor = RegionMonitor(regions: regions)
+        monitor.restore(savedStates)
         self.source = SourceStatus(kind: sourceKind, description: sourceDescription)
     }
 
@@ -97,6 +98,22 @@ public actor LivePipeline {
             logger.info("Region state established", metadata: ["inside": "\(inside.map { monitor.index.identifier(at: Int($0)) })"])
         }
         for transition in update.transitions where transition.notifies { record(transition) }
+        saveStates(after: update, time: fix.time!)
+    }
+
+    /// Persists what `update` changed (established states, confirmed crossings, dwells), so a
+    /// restart resumes from it. Crossed regions stay outside: nothing to save.
+    private func saveStates(after update: RegionUpdate, time: Timestamp) {
+        var changed = update.established ?? []
+        for transition in update.transitions where !transition.crossed { changed.append(transition.regionIndex) }
+        guard !changed.isEmpty else { return }
+        let states = Set(changed).sorted().compactMap { monitor.savedState(ofRegionAt: Int($0)) }
+        do {
+            try store.saveRegionStates(states, at: time)
+        } catch {
+            logger.error("Cannot save region states", metadata: ["error": "\(error)"])
+            count("storeErrors")
+        }
     }
 
     private func record(_ transition: RegionTransition) {
@@ -162,11 +179,19 @@ public actor LivePipeline {
         count(DaemonStatus.Counter.fixesDropped + "." + reason)
     }
 
-    /// Monitors `regions` from now on. Membership starts afresh: the next fix gives the state
-    /// of every region (no events), as registering a region produces none (SEMANTICS §3).
-    func reload(regions: [Region]) {
-        monitor = RegionMonitor(regions: regions)
-        logger.notice("Regions reloaded", metadata: ["regions": "\(regions.count)"])
+    /// Monitors the regions of `fresh` from now on (build it outside the actor: a large index
+    /// takes a while, and fixes keep flowing meanwhile). States come from the store, which has
+    /// every confirmed change: regions whose geometry is unchanged carry on, new or reshaped ones
+    /// start unknown and the next fix establishes them with no event (SEMANTICS §3).
+    func adopt(_ fresh: RegionMonitor) {
+        var next = fresh
+        do {
+            next.restore(try store.regionStates())
+        } catch {
+            logger.error("Cannot read saved region states; regions start unknown", metadata: ["error": "\(error)"])
+        }
+        monitor = next
+        logger.notice("Regions reloaded", metadata: ["regions": "\(monitor.index.count)"])
         updateWatching()
     }
 

@@ -21,7 +21,7 @@ public enum RegionBenchmark {
         public var cpuSeconds: Double
         /// Seconds spent building the index.
         public var buildSeconds: Double
-        /// Bytes held by the index's buffers.
+        /// Bytes held by the index's buffers and the monitor's per-region state.
         public var indexBytes: Int
 
         /// Fixes per CPU second of one core.
@@ -34,8 +34,8 @@ public enum RegionBenchmark {
         let clock = ContinuousClock()
         let buildStart = clock.now
         let index = RegionIndex(regions: regions)
+        var monitor = RegionMonitor(index: index, options: regions.map(\.options))
         let buildTime = clock.now - buildStart
-        var monitor = RegionMonitor(index: index)
         var memberships = 0
         var transitions = 0
         let start = clock.now
@@ -48,8 +48,8 @@ public enum RegionBenchmark {
         let cpu = threadCPUTime() - cpuStart
         return Result(
             fixes: fixes.count, memberships: memberships, transitions: transitions, seconds: elapsed.inSeconds, cpuSeconds: cpu,
-            buildSeconds: buildTime.inSeconds, indexBytes: index.memoryFootprint,
-            bytesPerRegion: regions.isEmpty ? 0 : Double(index.memoryFootprint) / Double(regions.count))
+            buildSeconds: buildTime.inSeconds, indexBytes: index.memoryFootprint + monitor.memoryFootprint,
+            bytesPerRegion: regions.isEmpty ? 0 : Double(index.memoryFootprint + monitor.memoryFootprint) / Double(regions.count))
     }
 
     /// CPU time of the calling thread, seconds.

@@ -16,6 +16,7 @@ extension RegionMonitor {
                 update.transitions.append(transition(.enter, region, at: fix, confirmedAt: fix.time, initial: true))
             }
         }
+        update.established = unknown
         unknown.removeAll()
         update.establishedInside = established
     }

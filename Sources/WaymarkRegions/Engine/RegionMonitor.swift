@@ -6,12 +6,15 @@ public struct RegionUpdate: Sendable, Equatable {
     /// after regions were added): those of them it is inside, ascending. Establishing a state
     /// is not a transition (SEMANTICS §3: no event at registration).
     public var establishedInside: [Int32]?
+    /// Every region whose state the fix established, inside or not, ascending (nil as above).
+    public var established: [Int32]?
     /// Confirmed transitions in time order (exits before enters at the same time, then by
     /// identifier). Empty, and not allocated, when nothing changed.
     public var transitions: [RegionTransition] = []
 
-    public init(establishedInside: [Int32]? = nil, transitions: [RegionTransition] = []) {
+    public init(establishedInside: [Int32]? = nil, established: [Int32]? = nil, transitions: [RegionTransition] = []) {
         self.establishedInside = establishedInside
+        self.established = established
         self.transitions = transitions
     }
 }
@@ -156,6 +159,14 @@ public struct RegionMonitor: Sendable {
         pending.reserveCapacity(16)
         nextPending.reserveCapacity(16)
         confirmed.reserveCapacity(16)
+    }
+
+    /// Bytes of per-region state besides the index: start time, hysteresis, confirmation time,
+    /// loitering delay and flags (33 bytes a region), plus the small working lists.
+    public var memoryFootprint: Int {
+        since.count * 8 + (margin.count + hold.count + loiter.count) * 8 + flags.count
+            + (inside.capacity + raw.capacity + rawPrevious.capacity + candidates.capacity + unknown.capacity) * 4
+            + (pending.capacity + nextPending.capacity + confirmed.capacity) * MemoryLayout<Pending>.stride
     }
 
     /// The hysteresis distance of the region at `index`, metres.

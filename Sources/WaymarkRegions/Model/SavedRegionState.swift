@@ -1,0 +1,18 @@
+import WaymarkCore
+
+/// A region's confirmed state as the store keeps it across restarts (SEMANTICS §3).
+public struct SavedRegionState: Sendable, Equatable {
+    public var identifier: String
+    public var inside: Bool
+    /// When the state began (the crossing, or the fix that established it); nil if untimed.
+    public var since: Timestamp?
+    /// Whether the current stay inside has had its dwell transition.
+    public var dwelled: Bool
+
+    public init(identifier: String, inside: Bool, since: Timestamp?, dwelled: Bool = false) {
+        self.identifier = identifier
+        self.inside = inside
+        self.since = since
+        self.dwelled = dwelled
+    }
+}

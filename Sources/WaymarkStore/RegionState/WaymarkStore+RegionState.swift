@@ -1,0 +1,54 @@
+import GRDB
+import WaymarkCore
+import WaymarkRegions
+
+extension WaymarkStore {
+    /// Every region's saved state (regions never established have none).
+    public func regionStates() throws -> [SavedRegionState] {
+        try readRegionStates(sql: "SELECT identifier, inside, since_ns, dwelled FROM region_state ORDER BY identifier")
+    }
+
+    /// The saved state of one region, or nil when it has none (unknown, or no such region).
+    public func regionState(identifier: String) throws -> SavedRegionState? {
+        try readRegionStates(
+            sql: "SELECT identifier, inside, since_ns, dwelled FROM region_state WHERE identifier = ?",
+            arguments: [identifier]
+        ).first
+    }
+
+    /// Saves states in one transaction, replacing earlier ones; durable on return
+    /// (`synchronous=FULL`), like events. States of regions no longer stored are skipped.
+    public func saveRegionStates(_ states: [SavedRegionState], at time: Timestamp) throws {
+        guard !states.isEmpty else { return }
+        try writeHistory(synchronous: .full, doing: "saving region states") { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO region_state (identifier, inside, since_ns, dwelled, updated_ns)
+                    SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM regions WHERE identifier = ?1)
+                    ON CONFLICT (identifier) DO UPDATE SET
+                        inside = excluded.inside, since_ns = excluded.since_ns, dwelled = excluded.dwelled,
+                        updated_ns = excluded.updated_ns
+                    """)
+            for state in states {
+                try statement.execute(arguments: [
+                    state.identifier, state.inside, state.since?.nanosecondsSince1970, state.dwelled,
+                    time.nanosecondsSince1970,
+                ])
+            }
+        }
+    }
+
+    private func readRegionStates(sql: String, arguments: StatementArguments = []) throws -> [SavedRegionState] {
+        do {
+            return try database.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                    SavedRegionState(
+                        identifier: row["identifier"], inside: row["inside"],
+                        since: (row["since_ns"] as Int64?).map(Timestamp.init(nanosecondsSince1970:)), dwelled: row["dwelled"])
+                }
+            }
+        } catch {
+            throw StoreError(code: .database, message: "reading region states: \(Self.describe(error))", path: path)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+/// Region state persists in the store across daemon restarts (SEMANTICS §3), and
+/// `waymark regions state` answers from the daemon or from the database.
+@Suite struct RegionStateTests {
+    /// A GPX track of one fix a second at `latitude`, `longitude` from `start` (seconds after
+    /// 2026-06-02T10:00:00Z) for `count` seconds.
+    private func track(_ directory: TemporaryDirectory, _ name: String, latitude: Double, longitude: Double, start: Int, count: Int) throws -> String {
+        var gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+        for second in start..<(start + count) {
+            let time = String(format: "2026-06-02T10:%02d:%02dZ", second / 60, second % 60)
+            gpx += "<trkpt lat=\"\(latitude)\" lon=\"\(longitude)\"><time>\(time)</time></trkpt>\n"
+        }
+        return try directory.write(name, gpx + "</trkseg></trk></gpx>\n")
+    }
+
+    private func serve(_ track: String, _ directory: TemporaryDirectory) throws {
+        let result = try runWaymark([
+            "serve", "--replay", track, "--fast", "--exit-after-replay", "--regions", "Regions",
+            "--db", directory.path("w.sqlite"), "--socket", directory.path("api.sock"),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    private func state(_ region: String, _ directory: TemporaryDirectory) throws -> [String: Any] {
+        let result = try runWaymark(["regions", "state", region, "--db", directory.path("w.sqlite")])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    }
+
+    @Test func aDaemonRestartedAfterTheDeviceLeftReportsTheExit() throws {
+        let directory = try TemporaryDirectory()
+        // At the mountain hut (a 120 m circle at 8.725, 47.355) for a minute …
+        try serve(try track(directory, "at-hut.gpx", latitude: 47.355, longitude: 8.725, start: 0, count: 60), directory)
+        #expect(try state("hut", directory)["state"] as? String == "inside")
+        #expect(try state("hut", directory)["since"] as? String == "2026-06-02T10:00:00Z")
+        #expect(try state("village", directory)["state"] as? String == "outside")
+        // … then, after the daemon was down, a kilometre away: the saved state makes it an exit.
+        try serve(try track(directory, "away.gpx", latitude: 47.364, longitude: 8.725, start: 600, count: 60), directory)
+        let events = try runWaymark(["history", "--db", directory.path("w.sqlite"), "--kind", "event"])
+        #expect(events.stdoutLines.count == 1)
+        #expect(events.stdoutLines.first?.hasPrefix(
+            "{\"kind\":\"region\",\"transition\":\"exit\",\"region\":\"hut\",\"time\":\"2026-06-02T10:10:00Z\"") == true)
+        #expect(events.stdoutLines.first?.contains("\"confirmedAt\":\"2026-06-02T10:10:20Z\"") == true)
+        #expect(try state("hut", directory)["state"] as? String == "outside")
+        #expect(try state("hut", directory)["since"] as? String == "2026-06-02T10:10:00Z")
+    }
+
+    @Test func registeringARegionGivesNoEventAndItsStateIsUnknownUntilAFix() throws {
+        let directory = try TemporaryDirectory()
+        let imported = try runWaymark(["regions", "import", "Regions", "--db", directory.path("w.sqlite")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try state("hut", directory)["state"] as? String == "unknown")
+        try serve(try track(directory, "at-hut.gpx", latitude: 47.355, longitude: 8.725, start: 0, count: 60), directory)
+        let events = try runWaymark(["history", "--db", directory.path("w.sqlite"), "--kind", "event"])
+        #expect(events.stdoutLines.isEmpty)
+        #expect(try state("hut", directory)["state"] as? String == "inside")
+    }
+
+    @Test func anUnknownRegionIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runWaymark(["regions", "state", "atlantis", "--db", directory.path("w.sqlite")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no region 'atlantis'"))
+    }
+}

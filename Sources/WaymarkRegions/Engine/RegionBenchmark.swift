@@ -24,8 +24,13 @@ public enum RegionBenchmark {
         /// Bytes held by the index's buffers and the monitor's per-region state.
         public var indexBytes: Int
 
+        /// CPU seconds of the same fixes through the index alone (membership, no state): the
+        /// same-run baseline that shows what the state machine costs.
+        public var queryOnlyCPUSeconds: Double
+
         /// Fixes per CPU second of one core.
         public var fixesPerSecond: Double { Double(fixes) / cpuSeconds }
+        public var queryOnlyFixesPerSecond: Double { Double(fixes) / queryOnlyCPUSeconds }
         public var bytesPerRegion: Double
     }
 
@@ -46,9 +51,19 @@ public enum RegionBenchmark {
         }
         let elapsed = clock.now - start
         let cpu = threadCPUTime() - cpuStart
+        var scratch: [Int32] = []
+        var queried = 0
+        let queryStart = threadCPUTime()
+        for fix in fixes {
+            index.containing(fix.coordinate, into: &scratch)
+            queried += scratch.count
+        }
+        let queryCPU = threadCPUTime() - queryStart
+        precondition(queried == memberships, "the monitor's raw memberships differ from the index's")
         return Result(
             fixes: fixes.count, memberships: memberships, transitions: transitions, seconds: elapsed.inSeconds, cpuSeconds: cpu,
             buildSeconds: buildTime.inSeconds, indexBytes: index.memoryFootprint + monitor.memoryFootprint,
+            queryOnlyCPUSeconds: queryCPU,
             bytesPerRegion: regions.isEmpty ? 0 : Double(index.memoryFootprint + monitor.memoryFootprint) / Double(regions.count))
     }
 

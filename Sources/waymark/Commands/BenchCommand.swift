@@ -81,6 +81,7 @@ struct BenchCommand: ParsableCommand {
             json.add("transitions", median.transitions)
             json.add("seconds", median.seconds)
             json.add("fixes_per_second", median.fixesPerSecond.rounded())
+            json.add("query_only_fixes_per_second", median.queryOnlyFixesPerSecond.rounded())
             json.add("runs", repetitions)
             json.add("build_seconds", median.buildSeconds)
             json.add("bytes_per_region", median.bytesPerRegion.rounded())

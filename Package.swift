@@ -26,6 +26,9 @@ let package = Package(
             name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]),
 
+        // GNU posix_spawn extensions (closefrom, chdir, setsid) and prlimit for handler processes.
+        .target(name: "CWaymarkSpawn"),
+
         // Pure core: values, geodesy, time. No I/O.
         .target(name: "WaymarkCore", dependencies: ["CProj"]),
         // Pure region geometry, spatial index and membership engine. No I/O.
@@ -58,6 +61,14 @@ let package = Package(
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Handlers (SEMANTICS §1): registrations, the lifecycle state machine, processes, the
+        // handler socket protocol and the supervisor that launches, suspends and relaunches them.
+        .target(
+            name: "WaymarkHandlers",
+            dependencies: [
+                "WaymarkCore", "WaymarkServices", "WaymarkStore", "CWaymarkSpawn",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The local HTTP/JSON API (Unix socket, optional loopback TCP with a bearer token).
         .target(
             name: "WaymarkAPI",
@@ -72,7 +83,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI", "WaymarkServices",
+                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -82,7 +93,7 @@ let package = Package(
             name: "waymark",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkAPI", "WaymarkDaemon",
+                "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkAPI", "WaymarkDaemon", "WaymarkHandlers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import WaymarkCore
+import WaymarkHandlers
 import WaymarkAPI
 import WaymarkSources
 import WaymarkStore
@@ -27,7 +28,19 @@ public enum Daemon {
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             logger: logger)
         pipelineBox.pipeline = pipeline
-        let state = DaemonState(store: store, pipeline: pipeline, feed: feed, startedAt: .now, version: version)
+        let handlerSocket = try HandlerSocketServer(directory: configuration.handlerSocketDirectory, logger: logger)
+        var handlerSettings = HandlerSupervisor.Settings()
+        handlerSettings.logDirectory = configuration.handlerLogDirectory
+        handlerSettings.maximumSuspended = configuration.maximumSuspendedHandlers
+        let supervisor = HandlerSupervisor(
+            store: store, socketPath: handlerSocket.path, settings: handlerSettings,
+            queries: .init(
+                regionState: { id in await pipeline.regionState(identifier: id)?.json ?? "null" },
+                lastLocation: { await pipeline.snapshot().lastFix?.json ?? "null" }),
+            logger: logger)
+        let state = DaemonState(
+            store: store, pipeline: pipeline, feed: feed, startedAt: .now, version: version, supervisor: supervisor)
+        try await state.reloadHandlers()
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let replay = configuration.replay {
@@ -46,6 +59,7 @@ public enum Daemon {
             configuration: .init(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token),
             backend: state, logger: logger)))
         services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, logger: logger)))
+        services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))
         if let days = configuration.retentionDays {
             services.append(.init(service: RetentionService(store: store, days: days, logger: logger)))
         }

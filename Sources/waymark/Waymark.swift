@@ -13,7 +13,8 @@ struct Waymark: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ReplayCommand.self, ServeCommand.self, StatusCommand.self, HistoryCommand.self, DebugCommand.self, RegionsCommand.self, SimulateCommand.self,
+            ReplayCommand.self, ServeCommand.self, StatusCommand.self, HistoryCommand.self, DebugCommand.self, RegionsCommand.self,
+            HandlersCommand.self, SimulateCommand.self,
             BenchCommand.self,
         ])
 }

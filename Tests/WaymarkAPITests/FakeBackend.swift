@@ -174,6 +174,10 @@ final class FakeBackend: DaemonBackend {
             ]), propertiesJSON: nil),
     ]
 
+    func handlers() async -> [String] { [#"{"name":"logger","state":"suspended"}"#] }
+    func reloadHandlers() async throws {}
+    func handler(_ command: HandlerCommand, name: String) async throws -> Bool { name == "logger" }
+
     static let sampleStatus = DaemonStatus(
         version: "0.1.0-test", uptime: 12.5,
         source: .init(kind: .gpsd, description: "localhost:2947", connected: true, watching: true, lastError: nil),

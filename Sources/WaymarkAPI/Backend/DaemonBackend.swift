@@ -25,6 +25,20 @@ public protocol DaemonBackend: Sendable {
     /// Fixes and events as they are recorded, each with its JSON object (same shapes as
     /// history). The stream finishing ends the `/v1/stream` responses reading it.
     func live() async -> AsyncStream<HistoryEntry>
+    /// Every handler with its state and counters, one JSON object each (docs/handlers.md).
+    func handlers() async -> [String]
+    /// Re-reads the handler registrations from the store (after `waymark handlers add|remove`).
+    func reloadHandlers() async throws
+    /// Force-quits or launches a handler; `false` when there is no such handler.
+    func handler(_ command: HandlerCommand, name: String) async throws -> Bool
+}
+
+/// What `POST /v1/handlers/{name}/COMMAND` asks.
+public enum HandlerCommand: String, Sendable, CaseIterable {
+    /// Force-quit: SIGKILL and a mark (SEMANTICS §1).
+    case quit
+    /// Start it as the user would: active, no budget, force-quit mark cleared.
+    case launch
 }
 
 /// One recorded item: a fix, a gap in reception, or a region event.

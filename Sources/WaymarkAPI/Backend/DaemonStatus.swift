@@ -40,6 +40,8 @@ public struct DaemonStatus: Sendable, Equatable {
         /// Handler processes started for events.
         public static let handlersRun = "handlersRun"
         public static let handlersFailed = "handlersFailed"
+        /// Events written to handlers' queues.
+        public static let handlerEventsQueued = "handlerEventsQueued"
     }
 
     /// The daemon's version, e.g. `0.3.0`.

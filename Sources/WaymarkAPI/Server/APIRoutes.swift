@@ -74,6 +74,25 @@ extension APIServer {
             return json(state.json)
         }
 
+        routes.add("/v1/handlers", .get) { _, _ in
+            json("{\"handlers\":[" + (await backend.handlers()).joined(separator: ",") + "]}")
+        }
+        routes.add("/v1/handlers/reload", .post) { _, _ in
+            try await backend.reloadHandlers()
+            return json("{\"handlers\":[" + (await backend.handlers()).joined(separator: ",") + "]}")
+        }
+        for command in HandlerCommand.allCases {
+            routes.add(RouterPath(stringLiteral: "/v1/handlers/:name/" + command.rawValue), .post) { _, context in
+                guard let raw = context.parameters.get("name"), let name = percentDecoded(raw) else {
+                    throw APIError(.badRequest, code: "invalid-identifier", message: "handler name is not valid percent-encoded UTF-8")
+                }
+                guard try await backend.handler(command, name: name) else {
+                    throw APIError.notFound("no handler \"\(name)\"", code: "no-handler")
+                }
+                return Response(status: .noContent)
+            }
+        }
+
         routes.add("/v1/stream", .get) { request, _ in
             let live = await backend.live()
             let heartbeat = configuration.heartbeatInterval

@@ -1,6 +1,7 @@
 import Foundation
 import WaymarkAPI
 import WaymarkCore
+import WaymarkHandlers
 import WaymarkRegions
 import WaymarkStore
 
@@ -12,6 +13,7 @@ struct DaemonState: DaemonBackend {
     let feed: LiveFeed
     let startedAt: ContinuousClock.Instant
     let version: String
+    let supervisor: HandlerSupervisor
 
     func status() async -> DaemonStatus {
         let snapshot = await pipeline.snapshot()
@@ -61,6 +63,25 @@ struct DaemonState: DaemonBackend {
     }
 
     func live() async -> AsyncStream<HistoryEntry> { feed.subscribe() }
+
+    func handlers() async -> [String] { await supervisor.statusJSON() }
+
+    func reloadHandlers() async throws {
+        try await supervisor.reload()
+        await pipeline.routeHandlers(await supervisor.registrations(), supervisor: supervisor)
+    }
+
+    func handler(_ command: HandlerCommand, name: String) async throws -> Bool {
+        do {
+            switch command {
+            case .quit: try await supervisor.forceQuit(name)
+            case .launch: try await supervisor.launchByUser(name)
+            }
+            return true
+        } catch HandlerError.unknownHandler {
+            return false
+        }
+    }
 }
 
 extension HistoryEntry {

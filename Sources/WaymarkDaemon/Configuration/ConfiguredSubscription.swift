@@ -1,3 +1,4 @@
+import WaymarkCore
 import WaymarkServices
 
 /// A named subscription from the `subscriptions` section of the configuration.
@@ -12,11 +13,5 @@ public struct ConfiguredSubscription: Sendable, Hashable {
     }
 
     /// Whether `name` can name a subscription.
-    public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64
-            && name.unicodeScalars.allSatisfy { scalar in
-                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                    || "._-".unicodeScalars.contains(scalar)
-            }
-    }
+    public static func isValidName(_ name: String) -> Bool { ShortName.isValid(name) }
 }

@@ -71,6 +71,16 @@ extension DaemonConfiguration {
                     default: throw reader.unknown(key, in: "regions", known: ["paths", "id_property"])
                     }
                 }
+            case "handlers":
+                for (key, value) in try reader.mapping(section, key: "handlers") {
+                    switch key.string {
+                    case "socket_directory": configuration.handlerSocketDirectory = try reader.string(value, key: "handlers.socket_directory")
+                    case "log_directory": configuration.handlerLogDirectory = try reader.string(value, key: "handlers.log_directory")
+                    case "max_suspended":
+                        configuration.maximumSuspendedHandlers = try reader.integer(value, key: "handlers.max_suspended", in: 0...10_000)
+                    default: throw reader.unknown(key, in: "handlers", known: ["socket_directory", "log_directory", "max_suspended"])
+                    }
+                }
             case "subscriptions":
                 configuration.subscriptions = try reader.subscriptions(section)
             case "log":
@@ -86,7 +96,7 @@ extension DaemonConfiguration {
                     }
                 }
             default:
-                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "subscriptions", "log"])
+                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "subscriptions", "log"])
             }
         }
         return configuration

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// Everything `waymark serve` can be told, from the configuration file and then command-line
@@ -29,6 +30,17 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// `subscriptions`: named location-service subscriptions the daemon runs on every fix; their
     /// records are stored as events and streamed live (handlers bring their own, later).
     public var subscriptions: [ConfiguredSubscription] = []
+    /// `handlers.socket_directory`: where the handler socket is made (mode 0700); default: a
+    /// `handlers` folder beside the API socket.
+    public var handlerSocketDirectory: String {
+        get { handlerSocketDirectoryOverride ?? (socketPath as NSString).deletingLastPathComponent + "/handlers" }
+        set { handlerSocketDirectoryOverride = newValue }
+    }
+    var handlerSocketDirectoryOverride: String?
+    /// `handlers.log_directory`: handlers' stdout and stderr go to `NAME.log` there; nil: discarded.
+    public var handlerLogDirectory: String?
+    /// `handlers.max_suspended`: suspended handlers beyond this are terminated, oldest first.
+    public var maximumSuspendedHandlers = 8
     /// `log.level`: trace, debug, info, notice, warning, error, critical (default info).
     public var logLevel: Logger.Level = .info
     /// Replay a GPX track instead of reading gpsd (command line only).

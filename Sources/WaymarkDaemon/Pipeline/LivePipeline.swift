@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WaymarkAPI
 import WaymarkCore
+import WaymarkHandlers
 import WaymarkRegions
 import WaymarkServices
 import WaymarkStore
@@ -20,6 +21,9 @@ public actor LivePipeline {
     private var gate = ValidationGate()
     /// Configured location-service subscriptions (SEMANTICS §2), each behind its own gate.
     private var subscriptions: [RunningSubscription]
+    /// Handlers' subscriptions, and who launches them for their events.
+    private var router = HandlerRouter()
+    private var supervisor: HandlerSupervisor?
     private let recordFixes: Bool
     private var liveSubscribers = 0
     private var watchingChanged: (@Sendable (Bool) -> Void)?
@@ -92,13 +96,45 @@ public actor LivePipeline {
         for index in subscriptions.indices {
             for record in subscriptions[index].process(fix) { self.record(record) }
         }
+        var deliveries = router.isEmpty ? [] : router.deliveries(for: fix)
+        defer { deliver(deliveries) }
         if let reason = gate.admit(fix) { return drop(reason.rawValue) }
         let update = monitor.process(fix)
         if let inside = update.establishedInside {
             logger.info("Region state established", metadata: ["inside": "\(inside.map { monitor.index.identifier(at: Int($0)) })"])
         }
-        for transition in update.transitions where transition.notifies { record(transition) }
+        for transition in update.transitions where transition.notifies {
+            let json = record(transition)
+            if !router.isEmpty { deliveries += router.deliveries(for: transition, json: json) }
+        }
         saveStates(after: update, time: fix.time!)
+    }
+
+    /// Queues handler events durably (one transaction), then tells the supervisor.
+    private func deliver(_ deliveries: [HandlerRouter.Delivery]) {
+        guard !deliveries.isEmpty, let supervisor else { return }
+        do {
+            _ = try store.enqueueHandlerEvents(
+                deliveries.map { ($0.handler, $0.time, $0.kind, $0.record) }, at: Timestamp.now)
+        } catch {
+            logger.error("Cannot queue handler events", metadata: ["error": "\(error)"])
+            return count("storeErrors")
+        }
+        count(DaemonStatus.Counter.handlerEventsQueued, by: deliveries.count)
+        var newest: [String: String] = [:]
+        for delivery in deliveries { newest[delivery.handler] = delivery.kind }
+        Task {
+            for (handler, reason) in newest.sorted(by: { $0.key < $1.key }) {
+                await supervisor.eventsQueued(for: handler, reason: reason)
+            }
+        }
+    }
+
+    /// Routes events to these handlers from now on; `supervisor` launches them.
+    func routeHandlers(_ registrations: [HandlerRegistration], supervisor: HandlerSupervisor) {
+        self.supervisor = supervisor
+        router.update(registrations)
+        updateWatching()
     }
 
     /// Persists what `update` changed (established states, confirmed crossings, dwells), so a
@@ -116,7 +152,8 @@ public actor LivePipeline {
         }
     }
 
-    private func record(_ transition: RegionTransition) {
+    @discardableResult
+    private func record(_ transition: RegionTransition) -> String {
         let json = RegionRecords.transition(transition)
         let time = transition.fix.time!
         do {
@@ -132,6 +169,7 @@ public actor LivePipeline {
             "Region \(transition.kind.rawValue)",
             metadata: ["region.id": "\(transition.identifier)", "time": "\(time.rfc3339)"])
         feed.publish(HistoryEntry(kind: "event", time: time, coordinate: transition.fix.coordinate, json: json))
+        return json
     }
 
     private func record(_ record: LocationRecord) {
@@ -171,7 +209,7 @@ public actor LivePipeline {
         feed.publish(HistoryEntry(kind: "gap", time: time, coordinate: nil, json: json.object))
     }
 
-    private func count(_ name: String) { counters[name, default: 0] += 1 }
+    private func count(_ name: String, by amount: Int = 1) { counters[name, default: 0] += amount }
 
     /// A fix kept from the engine (and, for a bad position, from the store), in total and by reason.
     private func drop(_ reason: String) {
@@ -212,7 +250,7 @@ public actor LivePipeline {
     /// subscriber. When nothing does, the source is told to stop (gpsd: WATCH_DISABLE) so the
     /// receiver can idle.
     private var needsFixes: Bool {
-        recordFixes || monitor.index.count > 0 || !subscriptions.isEmpty || liveSubscribers > 0
+        recordFixes || monitor.index.count > 0 || !subscriptions.isEmpty || !router.isEmpty || liveSubscribers > 0
     }
 
     /// Registers who switches the source on and off, and tells it the current need.

@@ -1,0 +1,17 @@
+// glibc's GNU extensions for posix_spawn that Swift cannot see without _GNU_SOURCE.
+#ifndef WAYMARK_SPAWN_H
+#define WAYMARK_SPAWN_H
+
+#include <spawn.h>
+#include <sys/types.h>
+
+/// posix_spawn_file_actions_addclosefrom_np: close every descriptor from `from` up in the child.
+int waymark_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
+/// posix_spawn_file_actions_addchdir_np: the child's working directory.
+int waymark_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+/// POSIX_SPAWN_SETSID: start the child in a new session (and process group).
+short waymark_spawn_setsid_flag(void);
+/// prlimit(pid, RLIMIT_AS, …): cap the child's address space; 0 or -1 with errno.
+int waymark_limit_address_space(pid_t pid, unsigned long long bytes);
+
+#endif

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CWaymarkSpawn
+import Foundation
+
+/// A handler's process, started with `posix_spawn` (never a shell) in a session of its own, so
+/// signals to its process group reach everything it started (PLATFORM.md).
+public struct HandlerProcess: Sendable, Equatable {
+    public let pid: pid_t
+
+    /// Starts `executable` with exactly `arguments` and `environment`, in `directory`, stdin
+    /// from /dev/null, stdout and stderr to `logPath` (appended) or /dev/null, no other
+    /// descriptors. Throws a message naming what failed (a missing or non-executable file).
+    public static func spawn(
+        executable: String, arguments: [String], environment: [String: String], directory: String,
+        logPath: String?, memoryLimit: Int? = nil
+    ) throws -> HandlerProcess {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw HandlerError.cannotLaunch("\(executable) is not an executable file")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let output = logPath ?? "/dev/null"
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        waymark_spawn_addclosefrom(&actions, 3)
+        waymark_spawn_addchdir(&actions, directory)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A fresh session (so a process group of its own) and default signal handling.
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(
+            &attributes, waymark_spawn_setsid_flag() | Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw HandlerError.cannotLaunch("posix_spawn \(executable): \(String(cString: strerror(status)))")
+        }
+        if let memoryLimit { _ = waymark_limit_address_space(pid, UInt64(memoryLimit)) }
+        return HandlerProcess(pid: pid)
+    }
+
+    /// Sends `signal` to the process group (the handler and what it started).
+    @discardableResult
+    public func signalGroup(_ signal: Int32) -> Bool { kill(-pid, signal) == 0 || kill(pid, signal) == 0 }
+
+    /// Waits for the process to end (blocking; call it off the cooperative pool) and returns
+    /// a description: `exit N` or `signal N`.
+    public func waitForExit() -> (code: Int32?, signal: Int32?) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let terminatingSignal = status & 0x7f
+        if terminatingSignal == 0 { return ((status >> 8) & 0xff, nil) }
+        return (nil, terminatingSignal)
+    }
+
+    /// The state letter in /proc/PID/stat (`S`, `R`, `T` when stopped, `Z`…), nil when gone.
+    public static func state(of pid: pid_t) -> Character? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        return text[text.index(after: close)...].first { $0 != " " }
+    }
+}
+
+/// Why a handler operation failed.
+public enum HandlerError: Error, Sendable, Equatable, CustomStringConvertible {
+    case cannotLaunch(String)
+    case invalidRegistration(String)
+    case unknownHandler(String)
+
+    public var description: String {
+        switch self {
+        case .cannotLaunch(let message), .invalidRegistration(let message): message
+        case .unknownHandler(let name): "no handler named '\(name)'"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import WaymarkCore
+
+/// A message from a handler (docs/handlers.md). Unknown or malformed lines become `.invalid`
+/// with a reason; the daemon answers those with an `error` message and carries on.
+public enum HandlerRequest: Sendable, Equatable {
+    /// First message: who it is, with the secret it was launched with (`WAYMARK_HANDLER_TOKEN`);
+    /// a handler started by hand sends no token and becomes *active*.
+    case hello(handler: String, token: String?)
+    case ack(id: Int64)
+    case beginBackgroundTask(name: String)
+    case endBackgroundTask(token: String)
+    case backgroundTimeRemaining
+    case regionState(region: String, request: String?)
+    case lastLocation(request: String?)
+    case invalid(String)
+
+    public static func parse(_ line: String) -> HandlerRequest {
+        guard let data = line.data(using: .utf8),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return .invalid("not a JSON object") }
+        guard let type = object["type"] as? String else { return .invalid("no \"type\" string") }
+        let request = object["request"] as? String
+        switch type {
+        case "hello":
+            guard let handler = object["handler"] as? String else { return .invalid("hello needs \"handler\"") }
+            return .hello(handler: handler, token: object["token"] as? String)
+        case "ack":
+            guard let id = (object["id"] as? NSNumber)?.int64Value else { return .invalid("ack needs a numeric \"id\"") }
+            return .ack(id: id)
+        case "beginBackgroundTask":
+            return .beginBackgroundTask(name: object["name"] as? String ?? "")
+        case "endBackgroundTask":
+            guard let token = object["token"] as? String else { return .invalid("endBackgroundTask needs \"token\"") }
+            return .endBackgroundTask(token: token)
+        case "backgroundTimeRemaining":
+            return .backgroundTimeRemaining
+        case "regionState":
+            guard let region = object["region"] as? String else { return .invalid("regionState needs \"region\"") }
+            return .regionState(region: region, request: request)
+        case "lastLocation":
+            return .lastLocation(request: request)
+        default:
+            return .invalid("unknown type \"\(type)\"")
+        }
+    }
+}
+
+/// Messages from the daemon to a handler, one JSON object per line.
+public enum HandlerReply {
+    public static func welcome(handler: String, launchReason: String, state: String, remaining: Double?) -> String {
+        var w = JSONObjectWriter()
+        w.add("type", "welcome")
+        w.add("handler", handler)
+        w.add("launchReason", launchReason)
+        w.add("state", state)
+        w.add("backgroundTimeRemaining", remaining)
+        return w.object
+    }
+
+    /// `{"type":"event","id":N,"attempt":K,"reason":KIND,"event":{…}}`.
+    public static func event(id: Int64, attempt: Int, reason: String, record: String) -> String {
+        var w = JSONObjectWriter()
+        w.add("type", "event")
+        w.add("id", Int(id))
+        w.add("attempt", attempt)
+        w.add("reason", reason)
+        w.addRaw("event", record)
+        return w.object
+    }
+
+    public static func simple(_ type: String, _ fields: [(String, String?)] = []) -> String {
+        var w = JSONObjectWriter()
+        w.add("type", type)
+        for (key, value) in fields { w.add(key, value) }
+        return w.object
+    }
+
+    public static func remaining(_ type: String, token: String?, name: String?, seconds: Double?, request: String? = nil) -> String {
+        var w = JSONObjectWriter()
+        w.add("type", type)
+        if let token { w.add("token", token) }
+        if let name { w.add("name", name) }
+        w.add("backgroundTimeRemaining", seconds)
+        if let request { w.add("request", request) }
+        return w.object
+    }
+
+    public static func answer(request: String?, _ body: String) -> String {
+        var w = JSONObjectWriter()
+        w.add("type", "answer")
+        w.add("request", request)
+        w.addRaw("value", body)
+        return w.object
+    }
+}

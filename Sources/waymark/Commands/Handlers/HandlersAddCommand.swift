@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import WaymarkCore
+import WaymarkHandlers
+import WaymarkServices
+import WaymarkStore
+
+extension HandlersCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a handler: an executable launched, never through a shell, for its subscription's events.",
+            discussion: """
+                Example: waymark handlers add hut-log --exec /usr/local/bin/hut-log --regions hut --significant -- --verbose
+                Arguments after -- are passed to the executable.
+                """)
+
+        @Argument(help: "The handler's name: letters, digits, '.', '_', '-'.")
+        var name: String
+
+        @Option(name: .customLong("exec"), help: "The executable (made absolute).")
+        var executable: String
+
+        @Option(name: .customLong("cwd"), help: "Working directory (default /).")
+        var workingDirectory = "/"
+
+        @Option(name: .customLong("env"), help: "Pass this variable of the daemon's environment on (repeatable).")
+        var environment: [String] = []
+
+        @Flag(help: "Significant-change updates.") var significant = false
+        @Flag(help: "Standard location updates (relaunch a terminated handler only with --always, the default).") var standard = false
+        @Option(name: .customLong("desired-accuracy"), help: "With --standard: best-for-navigation, best, 10, 100, 1000, 3000.") var desiredAccuracy: String?
+        @Option(name: .customLong("distance-filter"), help: "With --standard: metres.") var distanceFilter: Double?
+        @Flag(help: "Visits.") var visits = false
+        @Option(parsing: .upToNextOption, help: "Region identifiers to monitor.") var regions: [String] = []
+        @Flag(name: .customLong("all-regions"), help: "Every region, including ones added later.") var allRegions = false
+        @Option(help: "fitness, automotive, other or airborne.") var activity = "other"
+        @Flag(name: .customLong("when-in-use"), help: "When-in-use authorization (default always).") var whenInUse = false
+        @Flag(help: "Approximate authorization: coarse coordinates, no region monitoring.") var approximate = false
+        @Flag(name: .customLong("no-relaunch"), help: "Not relaunched after a force-quit until `handlers launch`.") var noRelaunch = false
+        @Flag(name: .customLong("no-background-refresh"), help: "Never launched or resumed in the background.") var noBackgroundRefresh = false
+        @Flag(name: .customLong("exits-on-suspend"), help: "Terminated instead of suspended when its budget is spent.") var exitsOnSuspend = false
+        @Option(help: "Seconds of background time per wake-up (default 10).") var budget: Double = 10
+        @Option(name: .customLong("max-background-time"), help: "Cap with background tasks, seconds (default 180).") var maximumBackgroundTime: Double = 180
+        @Option(name: .customLong("memory-limit"), help: "Address-space limit, bytes.") var memoryLimit: Int?
+        @Flag(help: "Replace a handler of the same name.") var replace = false
+        @OptionGroup var store: RegionsCommand.StoreOptions
+        @Argument(parsing: .postTerminator, help: "Arguments for the executable.") var arguments: [String] = []
+
+        func validate() throws {
+            guard HandlerRegistration.isValidName(name) else {
+                throw ValidationError("the name '\(name)' is not 1–64 letters, digits, '.', '_' or '-'")
+            }
+            if !regions.isEmpty && allRegions { throw ValidationError("--regions and --all-regions conflict: give one") }
+            if approximate && (!regions.isEmpty || allRegions) {
+                throw ValidationError("--approximate disables region monitoring: it conflicts with --regions and --all-regions")
+            }
+            if (desiredAccuracy != nil || distanceFilter != nil) && !standard {
+                throw ValidationError("--desired-accuracy and --distance-filter need --standard")
+            }
+            if let desiredAccuracy, DesiredAccuracy(argument: desiredAccuracy) == nil {
+                throw ValidationError("--desired-accuracy must be best-for-navigation, best, 10, 100, 1000 or 3000, got '\(desiredAccuracy)'")
+            }
+            if let distanceFilter, !(distanceFilter > 0) { throw ValidationError("--distance-filter must be a positive number of metres") }
+            if ActivityType(rawValue: activity) == nil { throw ValidationError("--activity must be fitness, automotive, other or airborne") }
+            if !(budget > 0) || !(maximumBackgroundTime >= budget) {
+                throw ValidationError("--budget must be > 0 and --max-background-time at least the budget")
+            }
+            if !significant && !standard && !visits && regions.isEmpty && !allRegions {
+                throw ValidationError("subscribe to something: --significant, --standard, --visits, --regions ID… or --all-regions")
+            }
+        }
+
+        func run() throws {
+            let path = URL(fileURLWithPath: executable).standardizedFileURL.path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw CommandError("--exec \(executable): no such file")
+            }
+            guard FileManager.default.isExecutableFile(atPath: path) else { throw CommandError("--exec \(executable): not executable") }
+            let database = try store.open()
+            for region in regions where try database.region(identifier: region) == nil {
+                throw CommandError("unknown region '\(region)': import it first (`waymark regions import`)")
+            }
+            let registration = HandlerRegistration(
+                name: name, executable: path, arguments: arguments, workingDirectory: workingDirectory,
+                environment: environment,
+                subscription: HandlerSubscription(
+                    services: ServiceSubscriptionSettings(
+                        standard: standard, desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter,
+                        significantChange: significant, visits: visits, activity: activity),
+                    regions: regions, allRegions: allRegions, authorizationLevel: whenInUse ? "whenInUse" : "always",
+                    precision: approximate ? "approximate" : "precise"),
+                relaunchAfterForceQuit: !noRelaunch, backgroundRefresh: !noBackgroundRefresh, exitsOnSuspend: exitsOnSuspend,
+                limits: HandlerLimits(budget: budget, maximumBackgroundTime: maximumBackgroundTime, memoryBytes: memoryLimit))
+            try database.saveHandler(name: name, registrationJSON: try registration.encoded(), replace: replace, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            try HandlersCommand.notifyDaemon(store)
+            print("registered handler '\(name)'")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import WaymarkAPI
+import WaymarkCore
+import WaymarkHandlers
+import WaymarkStore
+
+struct HandlersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "handlers",
+        abstract: "Register and control handlers: programs launched for their location events (docs/handlers.md).",
+        subcommands: [Add.self, List.self, Remove.self, Quit.self, Launch.self, Log.self])
+
+    /// Tells a running daemon to re-read the registrations (the default one, or the one at
+    /// `--socket` even with `--db`); silent when none answers.
+    static func notifyDaemon(_ store: RegionsCommand.StoreOptions) throws {
+        var options = store
+        if options.socket != nil { options.database = nil }
+        guard let client = options.daemon() else { return }
+        _ = try RegionsCommand.call(client, "POST", "/v1/handlers/reload")
+    }
+
+    static func escaped(_ name: String) -> String {
+        name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Each handler with its state and counters.")
+
+        @Flag(help: "One JSON object per line.")
+        var json = false
+
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            var objects: [[String: Any]] = []
+            if let client = store.daemon() {
+                let body = try RegionsCommand.call(client, "GET", "/v1/handlers")
+                let parsed = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                objects = parsed?["handlers"] as? [[String: Any]] ?? []
+            } else {
+                let database = try store.open()
+                let counts = try database.handlerEventCounts()
+                for handler in try database.handlers() {
+                    let registration = try HandlerRegistration.decode(handler.registrationJSON)
+                    objects.append([
+                        "name": handler.name, "state": handler.forceQuit ? "terminated" : "notRunning",
+                        "forceQuit": handler.forceQuit, "executable": registration.executable,
+                        "eventsQueued": counts[handler.name]?.queued ?? 0,
+                        "eventsUnacknowledged": counts[handler.name]?.unacknowledged ?? 0,
+                    ])
+                }
+            }
+            for object in objects {
+                if json {
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    let pid = (object["pid"] as? Int).map(String.init) ?? "-"
+                    print("\(object["name"] ?? "")\t\(object["state"] ?? "")\tpid \(pid)\tqueued \(object["eventsQueued"] ?? 0)\tunacknowledged \(object["eventsUnacknowledged"] ?? 0)\t\(object["executable"] ?? "")")
+                }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unregister handlers (their queued events go too).")
+
+        @Argument(help: "Handler names.")
+        var names: [String]
+
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            let database = try store.open()
+            for name in names where try !database.removeHandler(name: name) {
+                throw CommandError("no handler named '\(name)'")
+            }
+            try HandlersCommand.notifyDaemon(store)
+        }
+    }
+
+    struct Quit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Force-quit a handler: SIGKILL and a mark.",
+            discussion: "Location handlers are still relaunched for their events unless registered with --no-relaunch; then only `waymark handlers launch` starts them again.")
+
+        @Argument var name: String
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            if let client = store.daemon() {
+                _ = try RegionsCommand.call(client, "POST", "/v1/handlers/\(HandlersCommand.escaped(name))/quit")
+            } else if try !store.open().setForceQuit(true, handler: name) {
+                throw CommandError("no handler named '\(name)'")
+            }
+        }
+    }
+
+    struct Launch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start a handler as the user would: active, with no time budget; clears a force-quit.")
+
+        @Argument var name: String
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            guard let client = store.daemon() else {
+                throw CommandError("no daemon answers on its socket: start `waymark serve` first (handlers are launched by the daemon)")
+            }
+            _ = try RegionsCommand.call(client, "POST", "/v1/handlers/\(HandlersCommand.escaped(name))/launch")
+        }
+    }
+
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A handler's state changes with their times and reasons (JSON Lines).")
+
+        @Argument var name: String
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            for entry in try store.open().handlerLog(handler: name) {
+                var w = JSONObjectWriter()
+                w.add("time", entry.time.rfc3339)
+                w.add("state", entry.state)
+                w.add("reason", entry.reason)
+                w.addRaw("pid", entry.pid.map(String.init) ?? "null")
+                print(w.object)
+            }
+        }
+    }
+}

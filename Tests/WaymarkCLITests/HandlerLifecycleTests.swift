@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+/// Handlers as real processes with real signals (SEMANTICS §1).
+@Suite(.serialized) struct HandlerLifecycleTests {
+    /// 3 s a kilometre north, 40 s at the hut, 40 s a kilometre north again, at 4× speed:
+    /// the entry is confirmed at track second 23 (≈ 6 s in), the exit at 63 (≈ 16 s in).
+    static let legs: [(north: Double, seconds: Int)] = [(1000, 3), (0, 40), (1000, 40)]
+
+    @Test func aRegionEntryLaunchesTheHandlerWhichIsSuspendedAfterItsBudgetAndResumedByTheNextEvent() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register(flags: ["--budget", "2"])
+        let daemon = try scenario.serve(try scenario.track(Self.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 1 }, "\(daemon.stderr.suffix(3000))")
+        let first = scenario.events()[0]
+        let pid = try #require(first["pid"] as? Int32 ?? (first["pid"] as? Int).map(Int32.init))
+        #expect((first["event"] as? [String: Any])?["transition"] as? String == "enter")
+        #expect(first["reason"] as? String == "region")
+        // After its 2 s budget it is stopped: state T.
+        #expect(BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.processState(pid) == "T" })
+        #expect(try scenario.handler()["state"] as? String == "suspended")
+        // The exit resumes the same process.
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 2 }, "\(daemon.stderr.suffix(3000))")
+        let second = scenario.events()[1]
+        #expect((second["event"] as? [String: Any])?["transition"] as? String == "exit")
+        #expect((second["pid"] as? Int).map(Int32.init) == pid)
+        #expect(scenario.lines().contains { $0["notice"] as? String == "didResume" })
+        #expect(scenario.lines().contains { $0["notice"] as? String == "willSuspend" })
+        let log = try runWaymark(["handlers", "log", "hut-log", "--db", scenario.db]).stdoutLines
+        #expect(log.contains { $0.contains("\"state\":\"background\"") && $0.contains("launched for region") })
+        #expect(log.contains { $0.contains("\"state\":\"suspended\"") && $0.contains("budget spent") })
+        #expect(log.contains { $0.contains("resumed for an event") })
+    }
+
+    @Test func aForceQuitLocationHandlerIsRelaunchedForItsNextEvent() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register(flags: ["--budget", "30"])
+        let daemon = try scenario.serve(try scenario.track(Self.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 1 }, "\(daemon.stderr.suffix(3000))")
+        let pid = try #require((scenario.events()[0]["pid"] as? Int).map(Int32.init))
+        let quit = try runWaymark(["handlers", "quit", "hut-log", "--socket", scenario.socket])
+        #expect(quit.status == 0, "\(quit.stderr)")
+        #expect(BackgroundProcess.waitUntil(timeout: 5) { HandlerScenario.processState(pid) == nil })
+        #expect(try scenario.handler()["forceQuit"] as? Bool == true)
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 2 }, "\(daemon.stderr.suffix(3000))")
+        let relaunched = try #require((scenario.events()[1]["pid"] as? Int).map(Int32.init))
+        #expect(relaunched != pid)
+    }
+
+    @Test func withTheRelaunchPolicyOffAForceQuitHandlerWaitsForLaunch() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register(flags: ["--budget", "30", "--no-relaunch"])
+        let daemon = try scenario.serve(try scenario.track(Self.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 1 }, "\(daemon.stderr.suffix(3000))")
+        #expect(try runWaymark(["handlers", "quit", "hut-log", "--socket", scenario.socket]).status == 0)
+        // The exit event is queued, not delivered: the handler stays down.
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { (try? scenario.handler()["eventsUnacknowledged"] as? Int) == 1 })
+        usleep(1_000_000)
+        #expect(scenario.events().count == 1)
+        #expect(try scenario.handler()["state"] as? String == "terminated")
+        let launch = try runWaymark(["handlers", "launch", "hut-log", "--socket", scenario.socket])
+        #expect(launch.status == 0, "\(launch.stderr)")
+        #expect(BackgroundProcess.waitUntil(timeout: 10) { scenario.events().count == 2 })
+        #expect(try scenario.handler()["state"] as? String == "active")
+    }
+}

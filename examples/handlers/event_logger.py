@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""A Waymark handler in plain Python (standard library only): appends every event it is given
+to a file, one JSON object per line, and acknowledges it.
+
+Register it with, for example:
+    waymark handlers add hut-log --exec examples/handlers/event_logger.py --regions hut -- --out /tmp/hut.jsonl
+
+The protocol (docs/handlers.md): connect to the Unix socket in $WAYMARK_HANDLER_SOCKET, send
+hello with $WAYMARK_HANDLER_NAME and $WAYMARK_HANDLER_TOKEN, then read JSON Lines. Each
+{"type":"event","id":N,...} is acknowledged with {"type":"ack","id":N} once it is safely stored.
+
+Options used by Waymark's own tests: --no-ack (never acknowledge), --hold-task (begin a
+background task at the first event and never end it), --crash (exit 3 at once).
+"""
+import argparse
+import json
+import os
+import socket
+import sys
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True, help="file the events are appended to")
+    parser.add_argument("--no-ack", action="store_true")
+    parser.add_argument("--hold-task", action="store_true")
+    parser.add_argument("--crash", action="store_true")
+    args = parser.parse_args()
+    if args.crash:
+        sys.exit(3)
+
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.connect(os.environ["WAYMARK_HANDLER_SOCKET"])
+    stream = connection.makefile("rw", encoding="utf-8", newline="\n")
+
+    def send(message):
+        stream.write(json.dumps(message) + "\n")
+        stream.flush()
+
+    send({"type": "hello", "handler": os.environ["WAYMARK_HANDLER_NAME"],
+          "token": os.environ.get("WAYMARK_HANDLER_TOKEN")})
+    task_started = False
+    for line in stream:  # ends when the daemon closes the connection
+        message = json.loads(line)
+        kind = message.get("type")
+        with open(args.out, "a", encoding="utf-8") as out:
+            if kind == "event":
+                out.write(json.dumps({"pid": os.getpid(), "id": message["id"], "attempt": message["attempt"],
+                                      "reason": message["reason"], "event": message["event"]}) + "\n")
+            elif kind in ("welcome", "expiration", "willSuspend", "didResume"):
+                out.write(json.dumps({"pid": os.getpid(), "notice": kind, "message": message}) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        if kind == "event":
+            if not args.no_ack:
+                send({"type": "ack", "id": message["id"]})
+            if args.hold_task and not task_started:
+                send({"type": "beginBackgroundTask", "name": "upload"})
+                task_started = True
+
+
+if __name__ == "__main__":
+    main()

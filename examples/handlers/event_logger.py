@@ -17,6 +17,7 @@ import json
 import os
 import socket
 import sys
+import time
 
 
 def main():
@@ -46,7 +47,8 @@ def main():
         with open(args.out, "a", encoding="utf-8") as out:
             if kind == "event":
                 out.write(json.dumps({"pid": os.getpid(), "id": message["id"], "attempt": message["attempt"],
-                                      "reason": message["reason"], "event": message["event"]}) + "\n")
+                                      "reason": message["reason"], "receivedAt": time.time(),
+                                      "event": message["event"]}) + "\n")
             elif kind in ("welcome", "expiration", "willSuspend", "didResume"):
                 out.write(json.dumps({"pid": os.getpid(), "notice": kind, "message": message}) + "\n")
             out.flush()

@@ -16,7 +16,7 @@ public struct HandlerProcess: Sendable, Equatable {
         executable: String, arguments: [String], environment: [String: String], directory: String,
         logPath: String?, memoryLimit: Int? = nil
     ) throws -> HandlerProcess {
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
+        guard isExecutableFile(executable) else {
             throw HandlerError.cannotLaunch("\(executable) is not an executable file")
         }
         var actions = posix_spawn_file_actions_t()
@@ -55,6 +55,13 @@ public struct HandlerProcess: Sendable, Equatable {
         }
         if let memoryLimit { _ = waymark_limit_address_space(pid, UInt64(memoryLimit)) }
         return HandlerProcess(pid: pid)
+    }
+
+    /// A regular file with an execute bit (`access(X_OK)` says yes to root for any file).
+    public static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG && (info.st_mode & 0o111) != 0 && access(path, X_OK) == 0
     }
 
     /// Sends `signal` to the process group (the handler and what it started).

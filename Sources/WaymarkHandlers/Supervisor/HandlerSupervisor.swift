@@ -94,12 +94,14 @@ public actor HandlerSupervisor {
         case .active, .background:
             sendPending(name)
         case .suspended:
-            guard runtime.registration.backgroundRefresh, hasUnacknowledged(name) else { return }
+            guard runtime.registration.backgroundRefresh, oldestUnacknowledgedKind(name) != nil else { return }
             resume(name)
             sendPending(name)
         case .notRunning, .terminated:
-            guard runtime.process == nil, hasUnacknowledged(name), mayLaunchInBackground(name) else { return }
-            launch(name, active: false, reason: runtime.launchReason.isEmpty ? "location" : runtime.launchReason)
+            guard runtime.process == nil, let oldest = oldestUnacknowledgedKind(name) else { return }
+            if runtimes[name]!.launchReason.isEmpty || runtimes[name]!.launchReason == "user" { runtimes[name]!.launchReason = oldest }
+            guard mayLaunchInBackground(name) else { return }
+            launch(name, active: false, reason: runtimes[name]!.launchReason)
         }
     }
 
@@ -116,8 +118,9 @@ public actor HandlerSupervisor {
         return true
     }
 
-    func hasUnacknowledged(_ name: String) -> Bool {
-        ((try? store.unacknowledgedEvents(handler: name, limit: 1)) ?? []).isEmpty == false
+    /// The kind of the oldest event the handler has not acknowledged, if any.
+    func oldestUnacknowledgedKind(_ name: String) -> String? {
+        (try? store.unacknowledgedEvents(handler: name, limit: 1))?.first?.kind
     }
 
     func sendPending(_ name: String) {

@@ -76,7 +76,7 @@ extension HandlersCommand {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw CommandError("--exec \(executable): no such file")
             }
-            guard FileManager.default.isExecutableFile(atPath: path) else { throw CommandError("--exec \(executable): not executable") }
+            guard HandlerProcess.isExecutableFile(path) else { throw CommandError("--exec \(executable): not executable") }
             let database = try store.open()
             for region in regions where try database.region(identifier: region) == nil {
                 throw CommandError("unknown region '\(region)': import it first (`waymark regions import`)")

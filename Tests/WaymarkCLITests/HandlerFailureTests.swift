@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+/// Handlers that misbehave, a daemon that dies, and registrations that make no sense.
+@Suite(.serialized) struct HandlerFailureTests {
+    @Test func aHandlerThatNeverEndsItsBackgroundTaskIsWarnedThenKilled() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register(flags: ["--budget", "2", "--max-background-time", "7"], handlerArguments: ["--hold-task"])
+        let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 1 }, "\(daemon.stderr.suffix(3000))")
+        let pid = try #require((scenario.events()[0]["pid"] as? Int).map(Int32.init))
+        // Not suspended at 2 s: the task holds it up to 7 s, with an expiration notice 5 s before.
+        #expect(BackgroundProcess.waitUntil(timeout: 10) { scenario.lines().contains { $0["notice"] as? String == "expiration" } })
+        #expect(HandlerScenario.processState(pid) != "T")
+        #expect(BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.processState(pid) == nil })
+        let log = try runWaymark(["handlers", "log", "hut-log", "--db", scenario.db]).stdoutLines
+        #expect(log.contains { $0.contains("\"state\":\"terminated\"") && $0.contains("background task(s) still open") }, "\(log)")
+    }
+
+    @Test func aCrashLoopingHandlerBacksOffWhileAnotherGetsEveryEventWithinASecond() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register("crasher", flags: ["--budget", "30"], handlerArguments: ["--crash"])
+        try scenario.register("steady", flags: ["--budget", "30"])
+        let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+        #expect(BackgroundProcess.waitUntil(timeout: 40) { scenario.events().count == 2 }, "\(daemon.stderr.suffix(3000))")
+        // Latency: from the moment each event was queued (store) to the steady handler's receipt.
+        let queued = try runPython(
+            "import sqlite3,sys,json\nc=sqlite3.connect(sys.argv[1])\nprint(json.dumps({str(i):q/1e9 for i,q in c.execute(\"SELECT id, queued_ns FROM handler_events WHERE handler='steady'\")}))",
+            [scenario.db])
+        let queuedAt = try #require(try JSONSerialization.jsonObject(with: Data(queued.stdout.utf8)) as? [String: Double])
+        for event in scenario.events() {
+            let id = try #require(event["id"] as? Int)
+            let received = try #require(event["receivedAt"] as? Double)
+            let delay = received - (queuedAt[String(id)] ?? 0)
+            #expect(delay >= 0 && delay < 1, "event \(id) took \(delay) s")
+        }
+        let log = try runWaymark(["handlers", "log", "crasher", "--db", scenario.db]).stdoutLines
+        let crashes = log.filter { $0.contains("crashed (exit 3)") }
+        #expect(crashes.count >= 2, "\(log)")
+        #expect(crashes.first?.contains("next launch in 1.0 s") == true)
+        #expect(crashes.dropFirst().first?.contains("next launch in 2.0 s") == true)
+    }
+
+    @Test func aDaemonKilledWithUnacknowledgedEventsResendsThemWithTheSameIds() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register(flags: ["--budget", "30"], handlerArguments: ["--no-ack"])
+        let track = try scenario.track(HandlerLifecycleTests.legs)
+        let first = try scenario.serve(track, speed: "4")
+        #expect(BackgroundProcess.waitUntil(timeout: 40) { scenario.events().count == 2 }, "\(first.stderr.suffix(3000))")
+        first.send(SIGKILL)
+        _ = first.wait(timeout: 10)
+        let before = scenario.events().map { $0["id"] as? Int }
+        // Restarted, the daemon relaunches the handler for what it never acknowledged.
+        let second = try scenario.serve(track, speed: "4")
+        defer { second.send(SIGTERM); _ = second.wait(timeout: 10) }
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 4 }, "\(second.stderr.suffix(3000))")
+        let events = scenario.events()
+        #expect(events.suffix(2).map { $0["id"] as? Int } == before)
+        #expect(events.suffix(2).map { $0["attempt"] as? Int } == [2, 2])
+        #expect(Set(events.map { $0["pid"] as? Int }).count == 2)
+    }
+
+    struct BadRegistration: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let message: String
+        var testDescription: String { message }
+    }
+
+    static let badRegistrations: [BadRegistration] = [
+        .init(arguments: ["h", "--exec", "/nonexistent/handler", "--significant"], message: "--exec /nonexistent/handler: no such file"),
+        .init(arguments: ["h", "--exec", ProjectPaths.repositoryRoot.appendingPathComponent("README.md").path, "--significant"], message: "README.md: not executable"),
+        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--regions", "atlantis"], message: "unknown region 'atlantis'"),
+        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--regions", "hut", "--all-regions"], message: "--regions and --all-regions conflict"),
+        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--regions", "hut", "--approximate"], message: "--approximate disables region monitoring"),
+        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--significant", "--distance-filter", "5"], message: "need --standard"),
+        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath], message: "subscribe to something"),
+        .init(arguments: ["my handler", "--exec", HandlerScenario.handlerPath, "--significant"], message: "is not 1–64 letters"),
+    ]
+
+    @Test(arguments: badRegistrations)
+    func aBadRegistrationFailsWithAClearMessage(_ bad: BadRegistration) throws {
+        let scenario = try HandlerScenario()
+        let result = try runWaymark(["handlers", "add"] + bad.arguments + ["--db", scenario.db])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(bad.message), "\(result.stderr)")
+        #expect(try runWaymark(["handlers", "list", "--db", scenario.db]).stdout.isEmpty)
+    }
+
+    @Test func registeringTheSameNameTwiceNeedsReplace() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register()
+        let again = try runWaymark(["handlers", "add", "hut-log", "--exec", HandlerScenario.handlerPath, "--significant", "--db", scenario.db])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("a handler named 'hut-log' is already registered"))
+        let replaced = try runWaymark(["handlers", "add", "hut-log", "--exec", HandlerScenario.handlerPath, "--significant", "--replace", "--db", scenario.db])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+    }
+}

@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "waymark", targets: ["waymark"]),
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
         .library(name: "WaymarkRegions", targets: ["WaymarkRegions"]),
+        // For handlers written in Swift: events, background tasks, queries (docs/handlers.md).
+        .library(name: "WaymarkClient", targets: ["WaymarkClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -69,6 +71,10 @@ let package = Package(
                 "WaymarkCore", "WaymarkServices", "WaymarkStore", "CWaymarkSpawn",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The handler-side client library: Foundation only, so handlers stay small.
+        .target(name: "WaymarkClient"),
+        // An example handler in Swift, built with the package (examples/handlers/).
+        .executableTarget(name: "waymark-example-handler", dependencies: ["WaymarkClient"], path: "examples/handlers/SwiftLogger"),
         // The local HTTP/JSON API (Unix socket, optional loopback TCP with a bearer token).
         .target(
             name: "WaymarkAPI",

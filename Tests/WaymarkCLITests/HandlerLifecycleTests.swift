@@ -69,3 +69,26 @@ import WaymarkTestSupport
         #expect(try scenario.handler()["state"] as? String == "active")
     }
 }
+
+/// The Swift client library through the example handler built with the package.
+@Suite struct SwiftClientHandlerTests {
+    @Test func theSwiftExampleHandlerGetsEventsBackgroundTimeAndAnswers() throws {
+        let scenario = try HandlerScenario()
+        let executable = ProjectPaths.waymarkExecutable.deletingLastPathComponent().appendingPathComponent("waymark-example-handler").path
+        let registered = try runWaymark([
+            "handlers", "add", "hut-swift", "--exec", executable, "--regions", "hut", "--budget", "30", "--db", scenario.db,
+            "--", scenario.out,
+        ])
+        try #require(registered.status == 0, "\(registered.stderr)")
+        let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+        #expect(BackgroundProcess.waitUntil(timeout: 40) { scenario.lines().count == 2 }, "\(daemon.stderr.suffix(3000))")
+        let lines = scenario.lines()
+        #expect(lines.map { $0["reason"] as? String } == ["region", "region"])
+        #expect(lines.first?["launchReason"] as? String == "region")
+        #expect(lines.map { $0["regionState"] as? String } == ["inside", "outside"])
+        #expect((lines.first?["backgroundTimeRemaining"] as? Double ?? 0) > 20)
+        #expect((lines.first?["lastLocation"] as? String)?.contains("\"kind\":\"fix\"") == true)
+        #expect(BackgroundProcess.waitUntil(timeout: 5) { (try? scenario.handler("hut-swift")["eventsUnacknowledged"] as? Int) == 0 })
+    }
+}

@@ -46,6 +46,11 @@ import WaymarkTestSupport
         .init(method: .get, template: "/v1/regions/{id}/state", uri: "/v1/regions/missing/state"),
         .init(method: .delete, template: "/v1/regions/{id}", uri: "/v1/regions/school"),
         .init(method: .delete, template: "/v1/regions/{id}", uri: "/v1/regions/school"),
+        .init(method: .get, template: "/v1/handlers", uri: "/v1/handlers"),
+        .init(method: .post, template: "/v1/handlers/reload", uri: "/v1/handlers/reload"),
+        .init(method: .post, template: "/v1/handlers/{name}/quit", uri: "/v1/handlers/logger/quit"),
+        .init(method: .post, template: "/v1/handlers/{name}/quit", uri: "/v1/handlers/nobody/quit"),
+        .init(method: .post, template: "/v1/handlers/{name}/launch", uri: "/v1/handlers/logger/launch"),
         .init(method: .get, template: "/v1/stream", uri: "/v1/stream"),
         .init(method: .get, template: "/metrics", uri: "/metrics"),
     ]

@@ -57,12 +57,15 @@ extension HandlerSupervisor {
         }
     }
 
-    /// At shutdown: suspended handlers are resumed so they are not left stopped, and nothing is
-    /// killed (their events stay queued for the next run).
+    /// At shutdown: running handlers get SIGTERM (suspended ones SIGCONT first, so they can
+    /// act on it) and their connections close; unacknowledged events stay queued.
     public func shutdown() {
-        for (name, runtime) in runtimes where runtime.state == .suspended {
-            runtime.process?.signalGroup(SIGCONT)
-            runtimes[name]!.connection?.close()
+        for (name, runtime) in runtimes {
+            guard let process = runtime.process else { continue }
+            runtimes[name]!.stopping = "daemon shutdown"
+            process.signalGroup(SIGCONT)
+            process.signalGroup(SIGTERM)
+            runtime.connection?.close()
         }
     }
 }

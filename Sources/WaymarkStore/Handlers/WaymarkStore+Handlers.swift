@@ -117,9 +117,11 @@ extension WaymarkStore {
     }
 
     /// Records the handler's acknowledgement; false when the id is not its unacknowledged event.
+    /// Committed with synchronous=NORMAL: a power cut may lose the acknowledgement, and then the
+    /// event is sent once more (delivery is at least once), never lost.
     @discardableResult
     public func acknowledgeEvent(handler: String, id: Int64, at time: Timestamp) throws -> Bool {
-        try writeHistory(synchronous: .full, doing: "acknowledging event \(id)") { db in
+        try writeHistory(synchronous: .normal, doing: "acknowledging event \(id)") { db in
             try db.execute(
                 sql: "UPDATE handler_events SET acked_ns = ? WHERE id = ? AND handler = ? AND acked_ns IS NULL",
                 arguments: [time.nanosecondsSince1970, id, handler])

@@ -138,7 +138,9 @@ let package = Package(
             dependencies: ["WaymarkSimulation", "WaymarkExport", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkExportTests",
-            dependencies: ["WaymarkExport", "WaymarkRender", "WaymarkSources", "WaymarkTestSupport"]),
+            dependencies: [
+                "WaymarkExport", "WaymarkRender", "WaymarkSources", "WaymarkGeoJSON", "WaymarkRegions", "WaymarkTestSupport",
+            ]),
         .testTarget(
             name: "WaymarkAPITests",
             dependencies: [

@@ -13,32 +13,42 @@ import WaymarkCore
 /// - **maximum speed**: the highest displacement over elapsed time across any span of at least
 ///   `speedWindow` seconds (10), so a single noisy fix cannot make a spike.
 ///
+/// A point reached from the previous one faster than `plausibleSpeed` (60 m/s, the
+/// validation gate's bound for an unknown activity) is a glitch: it is left out here (not from
+/// the distance), so one stray fix cannot set the maximum speed.
+///
 /// Memory: the points of the last `movingWindow` seconds (at most `capacity`).
 public struct MotionAccumulator: Sendable {
     public var movingWindow = 30.0
     public var movingSpeed = 0.3
     public var speedWindow = 10.0
+    public var plausibleSpeed = 60.0
     public static let capacity = 4096
 
     public private(set) var movingTime = 0.0
+    /// Metres covered during the moving intervals (geodesic), for the average moving speed.
+    public private(set) var movingDistance = 0.0
     public private(set) var maximumSpeed: Double?
     private var recent: [(time: Timestamp, coordinate: Coordinate)] = []
     private var head = 0
 
     public init() {}
 
-    /// The next timed point; `startsSegment` forgets what came before.
-    public mutating func add(time: Timestamp, coordinate: Coordinate, startsSegment: Bool) {
+    /// The next timed point, `step` metres from the previous point; `startsSegment` forgets
+    /// what came before.
+    public mutating func add(time: Timestamp, coordinate: Coordinate, step: Double, startsSegment: Bool) {
         if startsSegment {
             recent.removeAll(keepingCapacity: true)
             head = 0
         }
         if let last = recent.last, time > last.time {
             let interval = time.seconds(since: last.time)
+            guard Geodesic.sphericalDistance(last.coordinate, coordinate) <= plausibleSpeed * interval else { return }
             if let span = look(back: movingWindow, from: time, to: coordinate),
                 span.distance >= movingSpeed * span.seconds
             {
                 movingTime += interval
+                movingDistance += step
             }
             if let span = look(back: speedWindow, from: time, to: coordinate), span.seconds >= speedWindow {
                 let speed = span.distance / span.seconds

@@ -27,7 +27,7 @@ public struct TrackStatistics: Sendable, Equatable {
     public var maximumElevation: Double?
     /// The highest speed over any stretch of at least 10 s (see `MotionAccumulator`).
     public var maximumSpeed: Double?
-    /// `distance` over `movingTime`.
+    /// Distance covered while moving over `movingTime`.
     public var averageMovingSpeed: Double?
 
     public init() {}

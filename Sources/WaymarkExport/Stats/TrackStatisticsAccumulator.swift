@@ -4,8 +4,8 @@ import WaymarkCore
 ///
 /// - **distance**: Karney geodesics (PROJ) between consecutive points of a segment; nothing is
 ///   counted across a gap.
-/// - **moving time, maximum speed**: `MotionAccumulator`; **average speed**: distance over
-///   moving time.
+/// - **moving time, maximum speed**: `MotionAccumulator`; **average speed**: the distance
+///   covered while moving over the moving time.
 /// - **elevation gain and loss**: `ElevationGainCounter` over every point with an altitude,
 ///   continuing across gaps (a climb during a gap was still climbed).
 public struct TrackStatisticsAccumulator: Sendable {
@@ -13,8 +13,9 @@ public struct TrackStatisticsAccumulator: Sendable {
     private var motion = MotionAccumulator()
     private var elevation: ElevationGainCounter
     private var previous: Coordinate?
-    /// Horizontal metres since the last point with an altitude.
+    /// Horizontal metres since the last point with an altitude, and since the last timed point.
     private var distanceSinceAltitude = 0.0
+    private var distanceSinceTime = 0.0
 
     public init(elevation: ElevationGainCounter = ElevationGainCounter()) {
         self.elevation = elevation
@@ -32,11 +33,13 @@ public struct TrackStatisticsAccumulator: Sendable {
         }
         previous = fix.coordinate
         distanceSinceAltitude += step
+        distanceSinceTime = startsSegment ? 0 : distanceSinceTime + step
         if let time = fix.time {
             statistics.timedPoints += 1
             if statistics.startTime == nil { statistics.startTime = time }
             statistics.endTime = time
-            motion.add(time: time, coordinate: fix.coordinate, startsSegment: startsSegment)
+            motion.add(time: time, coordinate: fix.coordinate, step: distanceSinceTime, startsSegment: startsSegment)
+            distanceSinceTime = 0
         }
         if let altitude = fix.altitude, altitude.isFinite {
             statistics.pointsWithAltitude += 1
@@ -54,7 +57,7 @@ public struct TrackStatisticsAccumulator: Sendable {
             result.elapsedTime = end.seconds(since: start)
             result.movingTime = motion.movingTime
             result.maximumSpeed = motion.maximumSpeed
-            if motion.movingTime > 0 { result.averageMovingSpeed = result.distance / motion.movingTime }
+            if motion.movingTime > 0 { result.averageMovingSpeed = motion.movingDistance / motion.movingTime }
         }
         if result.pointsWithAltitude > 1 {
             result.elevationGain = elevation.gain

@@ -151,7 +151,10 @@ let package = Package(
             name: "WaymarkDaemonTests",
             dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(
-            name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
+            name: "WaymarkCLITests",
+            dependencies: [
+                "WaymarkCore", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

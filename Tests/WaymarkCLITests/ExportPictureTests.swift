@@ -74,7 +74,7 @@ import WaymarkTestSupport
         #expect(check.status == 0, "\(check.stderr)")
         // README's replay of this ride: 7 entries and 7 exits over the 5 regions.
         #expect(check.stdout.hasPrefix("1000.0 "), "\(check.stdout)")
-        #expect(check.stdout.contains("['header', 'legend', 'map', 'markers', 'north-arrow', 'profile', 'regions', 'route', 'scale-bar'] 7 7 1 1 5"), "\(check.stdout)")
+        #expect(check.stdout.contains("['header', 'legend', 'map', 'markers', 'north-arrow', 'profile', 'region-labels', 'regions', 'route', 'scale-bar'] 7 7 1 1 5"), "\(check.stdout)")
         #expect(check.stdout.hasSuffix("True True True\n"), "route outside the map or labels missing: \(check.stdout)")
         let valid = try runProcess(URL(fileURLWithPath: "/usr/bin/xmllint"), ["--noout", path])
         #expect(valid.status == 0, "\(valid.stderr)")

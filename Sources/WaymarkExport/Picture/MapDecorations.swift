@@ -44,36 +44,32 @@ enum MapDecorations {
         try canvas.endGroup()
     }
 
-    /// A key to the symbols that appear on this map.
-    static func legend(for overview: TrackOverview, frame: MapFrame, on canvas: inout some PictureCanvas) throws {
+    /// A key to the symbols that appear on this map, in one row whose text baseline is at
+    /// `origin.y` (text widths estimated at 0.57 em a character: the canvas cannot measure).
+    static func legend(for overview: TrackOverview, at origin: PicturePoint, on canvas: inout some PictureCanvas) throws {
         let kinds = Set(overview.events.map(\.kind))
-        var rows: [(String, TrackEvent.Kind?)] = [("Route", nil), ("Start", nil), ("End", nil)]
-        if kinds.contains(.enter) { rows.append(("Enter region", .enter)) }
-        if kinds.contains(.exit) { rows.append(("Exit region", .exit)) }
-        if kinds.contains(.arrival) || kinds.contains(.departure) { rows.append(("Visit", .arrival)) }
-        if kinds.contains(.significantChange) { rows.append(("Significant change", .significantChange)) }
-        let rowHeight = 19.0
-        let width = 158.0
-        let height = Double(rows.count) * rowHeight + 10
-        let x = frame.origin.x + frame.width - width - 10
-        let y = frame.origin.y + frame.height - height - 10
+        var items: [(String, TrackEvent.Kind?)] = [("Route", nil), ("Start", nil), ("End", nil)]
+        if kinds.contains(.enter) { items.append(("Enter region", .enter)) }
+        if kinds.contains(.exit) { items.append(("Exit region", .exit)) }
+        if kinds.contains(.arrival) || kinds.contains(.departure) { items.append(("Visit", .arrival)) }
+        if kinds.contains(.significantChange) { items.append(("Significant change", .significantChange)) }
         try canvas.beginGroup(id: "legend")
-        try canvas.rectangle(x: x, y: y, width: width, height: height)
-        try canvas.paint(fill: PicturePalette.halo, stroke: PictureStroke(PicturePalette.frame, width: 1))
-        for (index, row) in rows.enumerated() {
-            let centre = PicturePoint(x + 18, y + 5 + rowHeight * (Double(index) + 0.5))
-            switch (row.0, row.1) {
+        var x = origin.x + 4
+        let centreY = origin.y - 4
+        for (label, kind) in items {
+            let centre = PicturePoint(x + 12, centreY)
+            switch (label, kind) {
             case (_, let kind?):
                 try MapPainter.symbol(kind, at: centre, on: &canvas)
             case ("Route", nil):
-                try canvas.move(to: PicturePoint(centre.x - 10, centre.y))
-                try canvas.line(to: PicturePoint(centre.x + 10, centre.y))
+                try canvas.move(to: PicturePoint(centre.x - 11, centre.y))
+                try canvas.line(to: PicturePoint(centre.x + 11, centre.y))
                 try canvas.paint(fill: nil, stroke: PictureStroke(PicturePalette.route, width: 3.5))
             default:
-                try MapPainter.symbol(start: row.0 == "Start", at: centre, label: false, on: &canvas)
+                try MapPainter.symbol(start: label == "Start", at: centre, label: false, on: &canvas)
             }
-            try canvas.text(
-                row.0, at: PicturePoint(x + 36, centre.y + 4.5), style: PictureTextStyle(size: 12, color: PicturePalette.ink))
+            try canvas.text(label, at: PicturePoint(x + 28, origin.y), style: PictureTextStyle(size: 12, color: PicturePalette.ink))
+            x += 28 + Double(label.count) * 6.8 + 18
         }
         try canvas.endGroup()
     }

@@ -14,36 +14,44 @@ enum MapPainter {
                 for ring in polygon { try canvas.polygon(ring.map(frame.point)) }
             }
             try canvas.paint(fill: colour.with(alpha: 0.22), stroke: PictureStroke(colour, width: 1.5))
-            // Each part is labelled at the top of the part of its box that is in view, where the
-            // label is least likely to sit on the route or a marker.
-            for polygon in RegionOutline.polygons(of: region) {
-                guard let part = polygon.first.flatMap(box), overlaps(part, view) else { continue }
-                let west = max(part.minLongitude, view.minLongitude)
-                let east = min(part.maxLongitude, view.maxLongitude)
-                let top = frame.point(Coordinate(latitude: min(part.maxLatitude, view.maxLatitude), longitude: (west + east) / 2))
-                try canvas.text(
-                    region.identifier, at: PicturePoint(top.x, top.y + 15),
-                    style: PictureTextStyle(size: 12, color: colour, anchor: .middle, bold: true, halo: PicturePalette.halo))
-            }
             try canvas.endGroup()
         }
         try canvas.endGroup()
     }
 
-    static func route(_ segments: [[PicturePoint]], on canvas: inout some PictureCanvas) throws {
-        try canvas.beginGroup(id: "route")
-        for (colour, width) in [(PicturePalette.white, 7.0), (PicturePalette.route, 3.5)] {
-            for segment in segments where segment.count > 1 {
-                try canvas.move(to: segment[0])
-                for point in segment.dropFirst() { try canvas.line(to: point) }
+    /// Labels each region's parts at the top of the part of its box in view (above it when the
+    /// part is small, so markers on its edge do not hide the label). Drawn over the route.
+    static func labels(_ regions: [Region], frame: MapFrame, on canvas: inout some PictureCanvas) throws {
+        try canvas.beginGroup(id: "region-labels")
+        let view = frame.bounds
+        for (index, region) in regions.enumerated() {
+            for polygon in RegionOutline.polygons(of: region) {
+                guard let part = polygon.first.flatMap(box), overlaps(part, view) else { continue }
+                let west = max(part.minLongitude, view.minLongitude)
+                let east = min(part.maxLongitude, view.maxLongitude)
+                let top = frame.point(Coordinate(latitude: min(part.maxLatitude, view.maxLatitude), longitude: (west + east) / 2))
+                let bottom = frame.point(Coordinate(latitude: max(part.minLatitude, view.minLatitude), longitude: (west + east) / 2))
+                let small = bottom.y - top.y < 120 && top.y > frame.origin.y + 20
+                try canvas.text(
+                    region.identifier, at: PicturePoint(top.x, small ? top.y - 6 : top.y + 15),
+                    style: PictureTextStyle(size: 12, color: PicturePalette.region(index), anchor: .middle, bold: true, halo: PicturePalette.halo))
             }
-            try canvas.paint(fill: nil, stroke: PictureStroke(colour, width: width))
-        }
-        for segment in segments where segment.count == 1 {
-            try canvas.circle(center: segment[0], radius: 2.5)
-            try canvas.paint(fill: PicturePalette.route, stroke: nil)
         }
         try canvas.endGroup()
+    }
+
+    /// One stretch of the route: its white casing, then the red line (a single point: a dot).
+    static func route(_ points: [PicturePoint], on canvas: inout some PictureCanvas) throws {
+        guard points.count > 1 else {
+            try canvas.circle(center: points[0], radius: 2.5)
+            try canvas.paint(fill: PicturePalette.route, stroke: nil)
+            return
+        }
+        for (colour, width) in [(PicturePalette.white, 7.0), (PicturePalette.route, 3.5)] {
+            try canvas.move(to: points[0])
+            for point in points.dropFirst() { try canvas.line(to: point) }
+            try canvas.paint(fill: nil, stroke: PictureStroke(colour, width: width))
+        }
     }
 
     static func markers(

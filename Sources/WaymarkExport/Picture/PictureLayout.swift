@@ -3,8 +3,8 @@ import WaymarkRegions
 /// The parts of a picture and where they go.
 ///
 /// A full picture, top to bottom: a header (the track's name and its statistics), the map
-/// (route over the regions, markers, scale bar, north arrow, legend) and the elevation profile
-/// beneath. An overlay is the map alone on a transparent background, the whole image
+/// (route over the regions, markers, scale bar, north arrow), a row of legend and the
+/// elevation profile. An overlay is the map alone on a transparent background, the whole image
 /// georeferenced, for map apps.
 public struct PictureLayout: Sendable, Equatable {
     /// What to draw.
@@ -19,6 +19,8 @@ public struct PictureLayout: Sendable, Equatable {
     public let map: MapFrame
     /// Header band (title, statistics); zero height for an overlay.
     public let headerHeight: Double
+    /// Where the legend's text sits, beneath the map (pictures only).
+    public let legendBaseline: Double
     /// The profile's rectangle; `nil` for an overlay.
     public let profile: (x: Double, y: Double, width: Double, height: Double)?
 
@@ -41,7 +43,8 @@ public struct PictureLayout: Sendable, Equatable {
                 fitting: bounds, origin: PicturePoint(Self.margin, Self.header), width: inner,
                 heightRange: (0.45 * inner)...(1.1 * inner))
             headerHeight = Self.header
-            let top = Self.header + map.height + 12
+            legendBaseline = Self.header + map.height + 24
+            let top = legendBaseline + 12
             profile = (Self.margin, top, inner, Self.profileHeight)
             height = top + Self.profileHeight + Self.margin
         case .overlay:
@@ -49,6 +52,7 @@ public struct PictureLayout: Sendable, Equatable {
                 fitting: bounds, origin: PicturePoint(0, 0), width: self.width,
                 heightRange: (0.2 * self.width)...(3 * self.width), padding: 0.04, minimumSpan: 200)
             headerHeight = 0
+            legendBaseline = 0
             profile = nil
             height = map.height
         }

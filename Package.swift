@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(
             name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
 
         // GNU posix_spawn extensions (closefrom, chdir, setsid) and prlimit for handler processes.
         .target(name: "CWaymarkSpawn"),
@@ -54,8 +57,20 @@ let package = Package(
             ]),
         // Seeded track simulator: routes, speed and realistic GPS noise (pure).
         .target(name: "WaymarkSimulation", dependencies: ["WaymarkCore"]),
-        // Writers for tracks and events (GPX now; GeoJSON, KML and pictures later).
-        .target(name: "WaymarkExport", dependencies: ["WaymarkCore"]),
+        // Export formats and their geometry (pure): GPX, GeoJSON, KML and SVG writers over a
+        // TextSink; gap rule, simplification, statistics, picture layout onto a Canvas.
+        .target(name: "WaymarkExport", dependencies: ["WaymarkCore", "WaymarkRegions"]),
+        // PNG pictures: the export's Canvas drawn by cairo.
+        .target(name: "WaymarkRender", dependencies: ["WaymarkExport", "CCairo"]),
+        // `waymark export` and `waymark stats`: read a GPX track or the history, run the region
+        // engine and location services, write a format through a temporary file.
+        .target(
+            name: "WaymarkExportJob",
+            dependencies: [
+                "WaymarkCore", "WaymarkRegions", "WaymarkSources", "WaymarkStore", "WaymarkServices",
+                "WaymarkGeoJSON", "WaymarkReplay", "WaymarkExport", "WaymarkRender",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The replay pipeline: source → engine → JSON Lines records.
         .target(
             name: "WaymarkReplay",
@@ -99,7 +114,8 @@ let package = Package(
             name: "waymark",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkAPI", "WaymarkDaemon", "WaymarkHandlers",
+                "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
+                "WaymarkDaemon", "WaymarkHandlers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -121,6 +137,11 @@ let package = Package(
             name: "WaymarkSimulationTests",
             dependencies: ["WaymarkSimulation", "WaymarkExport", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(
+            name: "WaymarkExportTests",
+            dependencies: [
+                "WaymarkExport", "WaymarkRender", "WaymarkSources", "WaymarkGeoJSON", "WaymarkRegions", "WaymarkTestSupport",
+            ]),
+        .testTarget(
             name: "WaymarkAPITests",
             dependencies: [
                 "WaymarkAPI", "WaymarkTestSupport",
@@ -130,7 +151,10 @@ let package = Package(
             name: "WaymarkDaemonTests",
             dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(
-            name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
+            name: "WaymarkCLITests",
+            dependencies: [
+                "WaymarkCore", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -44,3 +44,19 @@ echo "# Daemon: sustained ingest from a local feeder through gpsd into the store
 echo "# Location services: gate + standard/significant/visits" >&2
 "$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"
 "$waymark" bench services --track "$shared/gpx/skytraq-miniHomer2_8.gpx" --repeat "$repeat"
+
+echo "# Export: every format from the same file; gpsbabel and ogr2ogr converting it are the baselines" >&2
+for file in "$shared/gpx/testneighboursearch.gpx" "$big"; do
+    runs=$([ "$file" = "$big" ] && echo 1 || echo "$repeat")
+    points=$("$waymark" stats "$file" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["points"])')
+    for format in gpx geojson kml svg png; do
+        "$waymark" bench export "$file" --format "$format" --repeat "$runs"
+    done
+    "$waymark" bench export "$file" --format geojson --simplify 10 --repeat "$runs"
+    /usr/bin/python3 Benchmarks/command_baseline.py --name "gpsbabel gpx→gpx" --repeat "$runs" --points "$points" -- \
+        gpsbabel -i gpx -f "$file" -o gpx -F "$data/baseline.gpx"
+    /usr/bin/python3 Benchmarks/command_baseline.py --name "gpsbabel gpx→kml" --repeat "$runs" --points "$points" -- \
+        gpsbabel -i gpx -f "$file" -o kml -F "$data/baseline.kml"
+    /usr/bin/python3 Benchmarks/command_baseline.py --name "ogr2ogr gpx→geojson (tracks, to stdout)" --repeat "$runs" --points "$points" -- \
+        ogr2ogr -f GeoJSON /vsistdout/ "$file" tracks
+done

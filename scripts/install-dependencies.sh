@@ -7,27 +7,50 @@ packages=(
     pkg-config
     # C libraries linked through system-library targets
     libgps-dev libproj-dev libsqlite3-dev libspatialite-dev libsqlite3-mod-spatialite
+    # cairo draws the PNG pictures of `waymark export`; DejaVu is the font their labels ask for
+    libcairo2-dev fonts-dejavu-core
     # the live source and its test tools (gpsd, gpsfake, gpspipe; gpsfake needs python3-gps)
     gpsd gpsd-clients python3-gps
     # independent readers the tests compare against: spatialite, ogrinfo, gpxpy, geographiclib, sqlite3;
     # jsonschema and yaml check the API against docs/openapi.yaml
     spatialite-bin gdal-bin python3 python3-gpxpy python3-geographiclib python3-jsonschema python3-yaml sqlite3
+    # exports are read back by gpsbabel too, and validated against their XML schemas by xmllint
+    gpsbabel libxml2-utils
 )
+
+# The GPX 1.1 and OGC KML 2.2 schemas (with KML's Atom and xAL imports) that the export tests
+# validate against, offline. Debian ships them inside pytrainer's package; only that folder is
+# unpacked here (pytrainer itself, a GTK application, is not installed).
+schemas=/usr/local/share/waymark/schemas
+schema_files=(Topografix_gpx11.xsd ogckml22.xsd atom-author-link.xsd xAL.xsd)
 
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-dependencies: all ${#packages[@]} Debian packages already installed"
-    exit 0
-fi
-
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-echo "install-dependencies: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-# gpsd's package enables a system socket on port 2947; Waymark's tests start their own gpsd.
+updated=false
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-dependencies: all ${#packages[@]} Debian packages already installed"
+else
+    echo "install-dependencies: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    updated=true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # gpsd's package enables a system socket on port 2947; Waymark's tests start their own gpsd.
+fi
+
+if [ ! -f "$schemas/${schema_files[0]}" ] || [ ! -f "$schemas/${schema_files[1]}" ]; then
+    echo "install-dependencies: unpacking the GPX and KML schemas from Debian's pytrainer package into $schemas"
+    $updated || $sudo apt-get update -qq
+    work=$(mktemp -d)
+    chmod 755 "$work"  # apt downloads as its own user
+    (cd "$work" && apt-get download -qq pytrainer >/dev/null)
+    dpkg-deb -x "$work"/pytrainer_*.deb "$work/unpacked"
+    $sudo mkdir -p "$schemas"
+    for file in "${schema_files[@]}"; do $sudo cp "$work/unpacked/usr/share/pytrainer/schemas/$file" "$schemas/"; done
+    rm -rf "$work"
+fi
 echo "install-dependencies: done"

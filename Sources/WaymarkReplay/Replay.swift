@@ -76,13 +76,8 @@ public enum Replay {
     static func loadRegions(_ options: ReplayOptions, logger: Logger) throws -> [Region] {
         let store = try options.databasePath.map { try WaymarkStore(path: $0, logger: logger) }
             ?? WaymarkStore.inMemory(logger: logger)
-        if !options.regionPaths.isEmpty {
-            let regions = try GeoJSONRegionLoader.load(
-                paths: options.regionPaths, idProperty: options.idProperty,
-                unnamedFeatures: options.numberUnnamedFeatures ? .numberByIndex : .reject)
-            let report = try store.importRegions(regions, replace: true)
-            logger.debug("imported regions", metadata: ["count": "\(report.importedCount)"])
-        }
-        return try store.regions()
+        return try RegionLoading.load(
+            paths: options.regionPaths, idProperty: options.idProperty,
+            numberUnnamedFeatures: options.numberUnnamedFeatures, into: store, logger: logger)
     }
 }

@@ -9,12 +9,13 @@ struct Waymark: AsyncParsableCommand {
         abstract: "Location services for Linux: GPS fixes in, region and location events out.",
         discussion: """
             Replays GPX tracks through the region engine, imports GeoJSON regions into a \
-            SpatiaLite store, simulates tracks, and benchmarks the engine. See README.md.
+            SpatiaLite store, exports tracks and pictures, simulates tracks, and benchmarks the \
+            engine. See README.md.
             """,
         version: "0.1.0",
         subcommands: [
             ReplayCommand.self, ServeCommand.self, StatusCommand.self, HistoryCommand.self, DebugCommand.self, RegionsCommand.self,
-            HandlersCommand.self, SimulateCommand.self,
+            HandlersCommand.self, SimulateCommand.self, ExportCommand.self, StatsCommand.self,
             BenchCommand.self,
         ])
 }

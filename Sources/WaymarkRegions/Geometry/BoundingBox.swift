@@ -24,6 +24,13 @@ public struct BoundingBox: Sendable, Equatable {
         self = box
     }
 
+    /// The box of a single point.
+    public init(_ coordinate: Coordinate) {
+        self.init(
+            minLatitude: coordinate.latitude, minLongitude: coordinate.longitude,
+            maxLatitude: coordinate.latitude, maxLongitude: coordinate.longitude)
+    }
+
     /// A box that contains nothing and grows with `formUnion`.
     static let empty = BoundingBox(
         minLatitude: .infinity, minLongitude: .infinity, maxLatitude: -.infinity, maxLongitude: -.infinity)
@@ -38,7 +45,8 @@ public struct BoundingBox: Sendable, Equatable {
 
     public func contains(_ c: Coordinate) -> Bool { contains(latitude: c.latitude, longitude: c.longitude) }
 
-    mutating func formUnion(_ c: Coordinate) {
+    /// Grows the box to hold `c`.
+    public mutating func formUnion(_ c: Coordinate) {
         minLatitude = min(minLatitude, c.latitude)
         maxLatitude = max(maxLatitude, c.latitude)
         minLongitude = min(minLongitude, c.longitude)
@@ -54,4 +62,7 @@ public struct BoundingBox: Sendable, Equatable {
 
     var centerLatitude: Double { (minLatitude + maxLatitude) / 2 }
     var centerLongitude: Double { (minLongitude + maxLongitude) / 2 }
+
+    /// The middle of the box.
+    public var center: Coordinate { Coordinate(latitude: centerLatitude, longitude: centerLongitude) }
 }

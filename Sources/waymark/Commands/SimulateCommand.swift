@@ -64,7 +64,7 @@ struct SimulateCommand: ParsableCommand {
         let sink = try output.map(FileSink.init(creating:)) ?? FileSink.standardOutput()
         var writer = try GPXWriter(sink: sink, creator: "waymark simulate", trackName: name)
         while let fix = simulator.next() { try writer.write(fix) }
-        _ = try writer.finish()
+        try writer.finish()
     }
 
     static func coordinate(_ text: String) throws -> Coordinate {

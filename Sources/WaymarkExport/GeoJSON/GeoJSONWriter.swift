@@ -1,0 +1,117 @@
+import WaymarkCore
+import WaymarkRegions
+
+/// Writes a GeoJSON (RFC 7946) FeatureCollection, streaming the track's points:
+/// - the track: one Feature, a LineString (one segment) or MultiLineString (several), with the
+///   statistics as properties (`kind: "track"`); positions are `[longitude, latitude]`, with
+///   the altitude third when every point has one. A one-point segment is written as a line
+///   from the point to itself, so no point is lost.
+/// - each event: a Point Feature with `kind` (`enter`, `exit`, `arrival`, `departure`,
+///   `significantChange`, …), `name`, `description`, `time`, `region`.
+/// - each region: a Polygon or MultiPolygon Feature (`kind: "region"`, `id` the region's
+///   identifier), rings oriented by the right-hand rule; a circle as a 72-gon with its
+///   `center` and `radius`; the source feature's properties under `sourceProperties`.
+///
+/// Numbers are written in the shortest form that reads back as the same `Double`, so
+/// coordinates survive exactly. Not handled: geometries crossing the antimeridian are not cut
+/// (RFC 7946 §3.1.9 asks for it).
+public struct GeoJSONWriter<Sink: TextSink>: TrackWriter {
+    public private(set) var sink: Sink
+    private let overview: TrackOverview
+    private let threeD: Bool
+    private var segmentPoints = 0
+    private var lastPosition = ""
+    private var anyPoint = false
+
+    public init(sink: Sink, overview: TrackOverview) throws {
+        self.sink = sink
+        self.overview = overview
+        self.threeD = overview.allPointsHaveAltitude
+        var head = "{\"type\":\"FeatureCollection\""
+        if let bounds = overview.bounds {
+            head += ",\"bbox\":[\(Self.number(bounds.minLongitude)),\(Self.number(bounds.minLatitude)),\(Self.number(bounds.maxLongitude)),\(Self.number(bounds.maxLatitude))]"
+        }
+        head += ",\"features\":[\n"
+        var properties = JSONObjectWriter()
+        properties.add("kind", "track")
+        properties.add("name", overview.name)
+        properties.add("summary", overview.statistics.headline)
+        properties.addRaw("statistics", overview.statistics.json)
+        if !overview.initialRegions.isEmpty { properties.add("startsInside", overview.initialRegions) }
+        head += "{\"type\":\"Feature\",\"properties\":\(properties.object),\"geometry\":"
+        if overview.statistics.points == 0 {
+            head += "null}"
+        } else {
+            head += "{\"type\":\"\(overview.isMultiSegment ? "MultiLineString" : "LineString")\",\"coordinates\":["
+        }
+        try self.sink.write(head)
+    }
+
+    public mutating func write(_ fix: Fix, startsSegment: Bool) throws {
+        var text = ""
+        if startsSegment || !anyPoint {
+            if anyPoint { text += closeSegment() + "," }
+            if overview.isMultiSegment { text += "[" }
+            segmentPoints = 0
+        }
+        anyPoint = true
+        lastPosition = position(fix.coordinate, fix.altitude)
+        text += (segmentPoints == 0 ? "" : ",") + lastPosition
+        segmentPoints += 1
+        try sink.write(text)
+    }
+
+    /// Ends a segment's coordinates; a one-point segment repeats its point.
+    private func closeSegment() -> String {
+        var text = segmentPoints == 1 ? "," + lastPosition : ""
+        if overview.isMultiSegment { text += "]" }
+        return text
+    }
+
+    public mutating func finish() throws {
+        if overview.statistics.points > 0 { try sink.write((anyPoint ? closeSegment() : "") + "]}}") }
+        for event in overview.events { try sink.write(",\n" + eventFeature(event)) }
+        for region in overview.regions { try sink.write(",\n" + Self.regionFeature(region)) }
+        try sink.write("\n]}\n")
+        try sink.flush()
+    }
+
+    private func position(_ coordinate: Coordinate, _ altitude: Double?) -> String {
+        var text = "[" + Self.number(coordinate.longitude) + "," + Self.number(coordinate.latitude)
+        if threeD, let altitude { text += "," + Self.number(altitude) }
+        return text + "]"
+    }
+
+    private func eventFeature(_ event: TrackEvent) -> String {
+        var properties = JSONObjectWriter()
+        properties.add("kind", event.type)
+        properties.add("name", event.name)
+        properties.add("description", event.description)
+        properties.add("time", event.time?.rfc3339)
+        if let region = event.region { properties.add("region", region) }
+        if let altitude = event.altitude { properties.add("altitude", altitude) }
+        return "{\"type\":\"Feature\",\"properties\":\(properties.object),\"geometry\":{\"type\":\"Point\",\"coordinates\":"
+            + "[\(Self.number(event.coordinate.longitude)),\(Self.number(event.coordinate.latitude))]}}"
+    }
+
+    static func regionFeature(_ region: Region) -> String {
+        var properties = JSONObjectWriter()
+        properties.add("kind", "region")
+        properties.add("region", region.identifier)
+        if case .circle(let center, let radius) = region.shape {
+            properties.addRaw("center", "[\(number(center.longitude)),\(number(center.latitude))]")
+            properties.add("radius", radius)
+        }
+        if let source = region.propertiesJSON { properties.addRaw("sourceProperties", source) }
+        let polygons = RegionOutline.polygons(of: region).map { rings in
+            "[" + rings.map { ring in "[" + ring.map { "[\(number($0.longitude)),\(number($0.latitude))]" }.joined(separator: ",") + "]" }
+                .joined(separator: ",") + "]"
+        }
+        let geometry = polygons.count == 1
+            ? "{\"type\":\"Polygon\",\"coordinates\":\(polygons[0])}"
+            : "{\"type\":\"MultiPolygon\",\"coordinates\":[\(polygons.joined(separator: ","))]}"
+        return "{\"type\":\"Feature\",\"id\":\(JSONObjectWriter.quoted(region.identifier)),\"properties\":\(properties.object),\"geometry\":\(geometry)}"
+    }
+
+    static func number(_ value: Double) -> String { JSONObjectWriter.number(value) }
+}

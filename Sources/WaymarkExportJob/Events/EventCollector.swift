@@ -1,0 +1,116 @@
+import WaymarkCore
+import WaymarkExport
+import WaymarkGeoJSON
+import WaymarkRegions
+import WaymarkServices
+import WaymarkStore
+
+/// Finds the events of a track with the same code `waymark replay` and the daemon use: every
+/// fix through the region engine (`RegionMonitor`, with its hysteresis), and through a
+/// `SubscriptionPipeline` (the validation gate, then the significant-change filter and the
+/// visit detector).
+///
+/// For the history, recorded events are taken as they are, and the engine or a service runs
+/// only for what the history does not already hold: region transitions are recomputed only
+/// when regions were given for the export, visits and significant changes only when the
+/// history has none of that kind in the range.
+struct EventCollector {
+    private var monitor: RegionMonitor?
+    private let regionIdentifiers: [String]
+    private let recomputesRegions: Bool
+    private var services: SubscriptionPipeline
+    private var namer = TrackEventNamer()
+    private var computed: [TrackEvent] = []
+    private var recorded: [TrackEvent] = []
+    private var recordedKinds: Set<TrackEvent.Kind> = []
+    private(set) var initialRegions: [String] = []
+
+    /// - Parameters:
+    ///   - regions: what the engine monitors.
+    ///   - runEngine: false for the history without `--regions` (its region events are used).
+    init(regions: [Region], runEngine: Bool, activity: ActivityType) {
+        regionIdentifiers = regions.map(\.identifier)
+        recomputesRegions = runEngine
+        monitor = runEngine && !regions.isEmpty ? RegionMonitor(regions: regions) : nil
+        services = SubscriptionPipeline(
+            ServiceSubscription(significantChange: SignificantChangeThresholds(), visits: VisitThresholds(), activity: activity))
+    }
+
+    mutating func process(_ fix: Fix) {
+        if let update = monitor?.process(fix) {
+            if let inside = update.establishedInside, initialRegions.isEmpty {
+                initialRegions = inside.map { regionIdentifiers[Int($0)] }
+            }
+            for transition in update.transitions where transition.notifies && transition.kind != .dwell {
+                computed.append(namer.event(for: transition))
+            }
+        }
+        if case .accepted(let records) = services.process(fix) {
+            for record in records { computed.append(event(for: record)) }
+        }
+    }
+
+    /// An event the history recorded.
+    mutating func add(_ stored: StoredEvent) {
+        let fields = Self.fields(of: stored.record)
+        let coordinate = stored.coordinate ?? Coordinate(latitude: 0, longitude: 0)
+        let event: TrackEvent
+        if stored.kind == "region", let region = stored.region, let transition = stored.transition {
+            guard !recomputesRegions else { return }
+            event = namer.regionEvent(transition == "enter", region: region, time: stored.time, coordinate: coordinate, altitude: nil)
+        } else {
+            guard stored.coordinate != nil else { return }
+            event = namer.event(kind: stored.kind, time: stored.time, coordinate: coordinate, fields: fields)
+        }
+        recorded.append(event)
+        recordedKinds.insert(event.kind)
+    }
+
+    /// Every event in time order (events without a time keep their place).
+    mutating func finish() -> [TrackEvent] {
+        for record in services.finish() { computed.append(event(for: record)) }
+        let serviceKinds: Set<TrackEvent.Kind> = [.arrival, .departure]
+        let keep = computed.filter { event in
+            switch event.kind {
+            case .significantChange: !recordedKinds.contains(.significantChange)
+            case .arrival, .departure: recordedKinds.isDisjoint(with: serviceKinds)
+            default: true
+            }
+        }
+        let all = recorded + keep
+        guard all.allSatisfy({ $0.time != nil }) else { return all }
+        return all.enumerated().sorted { a, b in
+            a.element.time! != b.element.time! ? a.element.time! < b.element.time! : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private mutating func event(for record: LocationRecord) -> TrackEvent {
+        var fields: [String: String] = [:]
+        for (key, json) in record.fields { fields[key] = Self.plain(json) }
+        return namer.event(kind: record.kind, time: record.time, coordinate: record.coordinate, fields: fields)
+    }
+
+    /// A JSON value as plain text: a string without its quotes, a number as written.
+    private static func plain(_ json: String) -> String {
+        guard let node = try? JSONParser.parse(Array(json.utf8)) else { return json }
+        switch node.value {
+        case .string(let text): return text
+        case .number(let number): return JSONObjectWriter.number(number)
+        default: return json
+        }
+    }
+
+    /// The top-level string and number members of a recorded JSON object.
+    private static func fields(of record: String) -> [String: String] {
+        guard let node = try? JSONParser.parse(Array(record.utf8)), case .object(let members) = node.value else { return [:] }
+        var fields: [String: String] = [:]
+        for member in members {
+            switch member.value.value {
+            case .string(let text): fields[member.key] = text
+            case .number(let number): fields[member.key] = JSONObjectWriter.number(number)
+            default: break
+            }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,69 @@
+import WaymarkCore
+import WaymarkExport
+import WaymarkServices
+
+/// The formats `waymark export` writes.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// GPX 1.1: the track in segments, events as waypoints.
+    case gpx
+    /// GeoJSON (RFC 7946): track, events and regions as features.
+    case geojson
+    /// KML 2.2: styled track, event placemarks, region polygons.
+    case kml
+    /// A picture as SVG: route over the regions, markers, scale bar, north arrow, profile.
+    case svg
+    /// The same picture as PNG, drawn by cairo.
+    case png
+    /// A transparent PNG of the map alone, with a world file (`.pgw`) and a KML
+    /// `GroundOverlay` (`.kml`) beside it, for map apps.
+    case overlay
+
+    /// Whether the format can go to standard output (`-o -`): the text formats.
+    public var isText: Bool { self != .png && self != .overlay }
+}
+
+/// Where the track comes from.
+public enum ExportSource: Sendable, Equatable {
+    /// A GPX 1.0 or 1.1 file.
+    case gpx(path: String)
+    /// The history of a Waymark database: fixes, gaps and events with `from` ≤ time < `to`.
+    case history(database: String, from: Timestamp?, to: Timestamp?)
+}
+
+/// What `waymark export` was asked to do.
+public struct ExportOptions: Sendable {
+    public var source: ExportSource
+    public var format: ExportFormat
+    /// The file to write; `-` for standard output (text formats only).
+    public var outputPath: String
+    /// GeoJSON files or folders of regions to monitor, export and draw. Empty: none for a GPX
+    /// track; the database's own regions for the history.
+    public var regionPaths: [String] = []
+    /// The feature property that names a region (see `GeoJSONRegionLoader`).
+    public var idProperty: String?
+    /// Name features without an identifier `FILE#INDEX` instead of rejecting them.
+    public var numberUnnamedFeatures = false
+    /// Simplify the track to this tolerance in metres (more than 0.05); `nil` writes every point.
+    public var simplify: Double?
+    /// Picture width in pixels (svg, png, overlay).
+    public var width = 1200
+    /// Where the track is split into segments.
+    public var gapRule = GapRule()
+    /// The speed bound of the validation gate in front of the location services.
+    public var activity: ActivityType = .other
+
+    public init(source: ExportSource, format: ExportFormat, outputPath: String) {
+        self.source = source
+        self.format = format
+        self.outputPath = outputPath
+    }
+}
+
+/// What an export did.
+public struct ExportReport: Sendable {
+    public var overview: TrackOverview
+    /// Points written (fewer than `overview.statistics.points` when simplified).
+    public var pointsWritten: Int
+    /// The files written, the main one first.
+    public var files: [String]
+}

@@ -1,0 +1,145 @@
+import CCairo
+import WaymarkExport
+
+/// A `PictureCanvas` that draws with cairo onto a 32-bit ARGB image and writes it as a PNG
+/// file in `finish()`.
+///
+/// Paths fill with the even–odd rule (holes stay open) and stroke with round joins and caps;
+/// text uses cairo's toy font API with DejaVu Sans (fontconfig picks a fallback when it is
+/// missing), a halo being the text's outline stroked first. Groups only matter for clipping.
+/// Not thread-safe: one picture is drawn on one thread.
+public final class CairoCanvas: PictureCanvas {
+    public let width: Int
+    public let height: Int
+    /// Where `finish()` writes the PNG.
+    public let path: String
+    private let surface: OpaquePointer
+    private let context: OpaquePointer
+    /// For each open group, whether it saved the state for a clip.
+    private var groups: [Bool] = []
+
+    /// A transparent `width` × `height` picture to be written to `path`.
+    public init(width: Int, height: Int, path: String) throws(RenderError) {
+        guard width > 0, height > 0, width <= 32_767, height <= 32_767 else {
+            throw RenderError(message: "a picture must be 1…32767 pixels each way, not \(width) × \(height)")
+        }
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
+            throw RenderError(message: "cairo could not create a \(width) × \(height) image")
+        }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
+            cairo_surface_destroy(surface)
+            throw RenderError(message: "cairo could not create a \(width) × \(height) image: \(Self.describe(status))")
+        }
+        self.surface = surface
+        self.context = context
+        self.width = width
+        self.height = height
+        self.path = path
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
+        cairo_set_fill_rule(context, CAIRO_FILL_RULE_EVEN_ODD)
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    public func move(to point: PicturePoint) { cairo_move_to(context, point.x, point.y) }
+
+    public func line(to point: PicturePoint) { cairo_line_to(context, point.x, point.y) }
+
+    public func close() { cairo_close_path(context) }
+
+    public func circle(center: PicturePoint, radius: Double) {
+        cairo_new_sub_path(context)
+        cairo_arc(context, center.x, center.y, radius, 0, 2 * Double.pi)
+        cairo_close_path(context)
+    }
+
+    public func paint(fill: PictureColor?, stroke: PictureStroke?) {
+        if let fill {
+            set(fill)
+            if stroke == nil { cairo_fill(context) } else { cairo_fill_preserve(context) }
+        }
+        if let stroke {
+            set(stroke.color)
+            cairo_set_line_width(context, stroke.width)
+            stroke.dash.withUnsafeBufferPointer { cairo_set_dash(context, $0.baseAddress, Int32($0.count), 0) }
+            cairo_stroke(context)
+            cairo_set_dash(context, nil, 0, 0)
+        }
+        cairo_new_path(context)
+    }
+
+    public func text(_ text: String, at point: PicturePoint, style: PictureTextStyle) {
+        cairo_select_font_face(
+            context, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, style.size)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, text, &extents)
+        var x = point.x
+        switch style.anchor {
+        case .start: break
+        case .middle: x -= extents.x_advance / 2
+        case .end: x -= extents.x_advance
+        }
+        cairo_move_to(context, x, point.y)
+        if let halo = style.halo {
+            cairo_text_path(context, text)
+            set(halo)
+            cairo_set_line_width(context, 3)
+            cairo_stroke(context)
+            cairo_move_to(context, x, point.y)
+        }
+        set(style.color)
+        cairo_show_text(context, text)
+        cairo_new_path(context)
+    }
+
+    public func beginGroup(
+        id: String?, classes: String?, title: String?, clip: (origin: PicturePoint, width: Double, height: Double)?
+    ) {
+        guard let clip else {
+            groups.append(false)
+            return
+        }
+        cairo_save(context)
+        cairo_rectangle(context, clip.origin.x, clip.origin.y, clip.width, clip.height)
+        cairo_clip(context)
+        groups.append(true)
+    }
+
+    public func endGroup() {
+        if groups.popLast() == true { cairo_restore(context) }
+    }
+
+    /// Writes the PNG to `path`.
+    public func finish() throws(RenderError) {
+        cairo_surface_flush(surface)
+        let drawing = cairo_status(context)
+        guard drawing == CAIRO_STATUS_SUCCESS else {
+            throw RenderError(message: "cairo failed while drawing: \(Self.describe(drawing))")
+        }
+        let status = cairo_surface_write_to_png(surface, path)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError(message: "cannot write \(path): \(Self.describe(status))")
+        }
+    }
+
+    private func set(_ color: PictureColor) {
+        cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
+    }
+
+    static func describe(_ status: cairo_status_t) -> String {
+        String(cString: cairo_status_to_string(status))
+    }
+}
+
+/// Why a picture could not be drawn or written.
+public struct RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -60,3 +60,6 @@ for file in "$shared/gpx/testneighboursearch.gpx" "$big"; do
     /usr/bin/python3 Benchmarks/command_baseline.py --name "ogr2ogr gpx→geojson (tracks, to stdout)" --repeat "$runs" --points "$points" -- \
         ogr2ogr -f GeoJSON /vsistdout/ "$file" tracks
 done
+
+echo "# Handlers: event latency to a running handler, cold launch to first event, fan-out to 100 handlers" >&2
+/usr/bin/python3 Benchmarks/handlers.py "$waymark" --handlers "$([ "$repeat" = 1 ] && echo 20 || echo 100)" --fixes 300

@@ -28,7 +28,7 @@ public enum Daemon {
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             logger: logger)
         pipelineBox.pipeline = pipeline
-        let handlerSocket = try HandlerSocketServer(directory: configuration.handlerSocketDirectory, logger: logger)
+        let handlerSocket = try HandlerSocketServer(base: configuration.handlerSocketDirectory, logger: logger)
         var handlerSettings = HandlerSupervisor.Settings()
         handlerSettings.logDirectory = configuration.handlerLogDirectory
         handlerSettings.maximumSuspended = configuration.maximumSuspendedHandlers

@@ -32,16 +32,19 @@ def main():
 
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     connection.connect(os.environ["WAYMARK_HANDLER_SOCKET"])
-    stream = connection.makefile("rw", encoding="utf-8", newline="\n")
+    # One file object to read and another to write: a single "rw" text wrapper loses buffered
+    # input when it is written to.
+    reader = connection.makefile("r", encoding="utf-8", newline="\n")
+    writer = connection.makefile("w", encoding="utf-8", newline="\n")
 
     def send(message):
-        stream.write(json.dumps(message) + "\n")
-        stream.flush()
+        writer.write(json.dumps(message) + "\n")
+        writer.flush()
 
     send({"type": "hello", "handler": os.environ["WAYMARK_HANDLER_NAME"],
           "token": os.environ.get("WAYMARK_HANDLER_TOKEN")})
     task_started = False
-    for line in stream:  # ends when the daemon closes the connection
+    for line in reader:  # ends when the daemon closes the connection
         message = json.loads(line)
         kind = message.get("type")
         with open(args.out, "a", encoding="utf-8") as out:

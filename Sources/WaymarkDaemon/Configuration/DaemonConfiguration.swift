@@ -30,7 +30,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// `subscriptions`: named location-service subscriptions the daemon runs on every fix; their
     /// records are stored as events and streamed live (handlers bring their own, later).
     public var subscriptions: [ConfiguredSubscription] = []
-    /// `handlers.socket_directory`: where the handler socket is made (mode 0700); default: a
+    /// `handlers.socket_directory`: where each daemon makes its handler socket, in a `daemon-PID`
+    /// folder (mode 0700); default: a
     /// `handlers` folder beside the API socket.
     public var handlerSocketDirectory: String {
         get { handlerSocketDirectoryOverride ?? (socketPath as NSString).deletingLastPathComponent + "/handlers" }

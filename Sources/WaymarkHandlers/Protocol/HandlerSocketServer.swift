@@ -15,11 +15,17 @@ public final class HandlerSocketServer: @unchecked Sendable {
     // Set once before `start` and read by the accept thread afterwards.
     private var onConnection: (@Sendable (HandlerConnection) -> Void)?
 
-    /// Creates the directory `directory` (mode 0700) and binds `directory/handlers.sock`.
-    public init(directory: String, logger: Logger) throws {
-        self.directory = directory
-        self.path = directory + "/handlers.sock"
+    /// Binds `base/daemon-PID/handlers.sock` in a directory of this daemon's own (mode 0700),
+    /// so two daemons sharing `base` never remove each other's socket; directories left by
+    /// daemons that are gone are removed first.
+    public init(base: String, logger: Logger) throws {
         self.logger = logger
+        if mkdir(base, 0o700) != 0 && errno != EEXIST {
+            throw HandlerError.cannotLaunch("cannot create \(base): \(String(cString: strerror(errno)))")
+        }
+        Self.removeStale(in: base)
+        directory = base + "/daemon-\(getpid())"
+        path = directory + "/handlers.sock"
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw HandlerError.cannotLaunch("cannot create \(directory): \(String(cString: strerror(errno)))")
         }
@@ -66,6 +72,15 @@ public final class HandlerSocketServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// Removes `daemon-PID` directories of processes that no longer exist.
+    private static func removeStale(in base: String) {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where entry.hasPrefix("daemon-") {
+            guard let pid = pid_t(entry.dropFirst("daemon-".count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(base + "/" + entry + "/handlers.sock")
+            rmdir(base + "/" + entry)
+        }
+    }
+
     /// Stops accepting and removes the socket and its directory.
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
@@ -76,11 +91,17 @@ public final class HandlerSocketServer: @unchecked Sendable {
 }
 
 /// One handler's connection: lines in (on a thread of its own), lines out (on a serial queue).
+///
+/// The descriptor is closed only once the reading thread has finished and every write queued
+/// before has run, on the write queue itself; writes queued later are dropped. So no thread ever
+/// reads or writes a descriptor number the kernel has meanwhile given to another connection.
 public final class HandlerConnection: @unchecked Sendable, Hashable {
     private let fd: Int32
     private let writes = DispatchQueue(label: "waymark.handler.write")
     private let lock = NSLock()
-    private var closed = false
+    private var shutDown = false
+    /// Touched only on `writes`.
+    private var open = true
 
     init(fd: Int32) { self.fd = fd }
 
@@ -102,6 +123,10 @@ public final class HandlerConnection: @unchecked Sendable, Hashable {
                 if pending.count > 1 << 20 { break reading }
             }
             close()
+            writes.async { [self] in
+                open = false
+                _ = Glibc.close(fd)
+            }
             ended()
         }
         thread.name = "waymark-handler-read"
@@ -113,7 +138,7 @@ public final class HandlerConnection: @unchecked Sendable, Hashable {
         let bytes = Array((line + "\n").utf8)
         writes.async { [self] in
             var offset = 0
-            while offset < bytes.count {
+            while open && offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if written < 0 {
                     if errno == EINTR { continue }
@@ -124,14 +149,14 @@ public final class HandlerConnection: @unchecked Sendable, Hashable {
         }
     }
 
-    /// Closes the connection (idempotent); the reading thread ends.
+    /// Ends the connection (idempotent): the peer sees end of file, a blocked write fails,
+    /// and the reading thread finishes, which closes the descriptor.
     public func close() {
         lock.lock()
         defer { lock.unlock() }
-        if closed { return }
-        closed = true
+        if shutDown { return }
+        shutDown = true
         shutdown(fd, Int32(SHUT_RDWR))
-        writes.async { [fd] in _ = Glibc.close(fd) }
     }
 
     public static func == (a: HandlerConnection, b: HandlerConnection) -> Bool { a === b }

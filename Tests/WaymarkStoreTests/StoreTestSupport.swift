@@ -85,3 +85,7 @@ enum Sample {
 func spatialiteCLI(_ path: String, _ sql: String) throws -> ProcessResult {
     try runProcess(URL(fileURLWithPath: "/usr/bin/spatialite"), [path, sql])
 }
+
+/// Every schema migration, in the order a new store applies them (written out, so a migration
+/// added or reordered by mistake fails the migration tests).
+let allMigrations = ["v1-regions", "v2-history", "v3-region-state", "v5-handlers"]

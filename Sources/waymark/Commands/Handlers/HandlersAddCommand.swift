@@ -47,40 +47,16 @@ extension HandlersCommand {
         @Argument(parsing: .postTerminator, help: "Arguments for the executable.") var arguments: [String] = []
 
         func validate() throws {
-            guard HandlerRegistration.isValidName(name) else {
-                throw ValidationError("the name '\(name)' is not 1–64 letters, digits, '.', '_' or '-'")
-            }
+            // Conflicts between flags, before anything is opened; the registration's own
+            // checks (file, regions) run in `run`.
             if !regions.isEmpty && allRegions { throw ValidationError("--regions and --all-regions conflict: give one") }
-            if approximate && (!regions.isEmpty || allRegions) {
-                throw ValidationError("--approximate disables region monitoring: it conflicts with --regions and --all-regions")
-            }
             if (desiredAccuracy != nil || distanceFilter != nil) && !standard {
                 throw ValidationError("--desired-accuracy and --distance-filter need --standard")
-            }
-            if let desiredAccuracy, DesiredAccuracy(argument: desiredAccuracy) == nil {
-                throw ValidationError("--desired-accuracy must be best-for-navigation, best, 10, 100, 1000 or 3000, got '\(desiredAccuracy)'")
-            }
-            if let distanceFilter, !(distanceFilter > 0) { throw ValidationError("--distance-filter must be a positive number of metres") }
-            if ActivityType(rawValue: activity) == nil { throw ValidationError("--activity must be fitness, automotive, other or airborne") }
-            if !(budget > 0) || !(maximumBackgroundTime >= budget) {
-                throw ValidationError("--budget must be > 0 and --max-background-time at least the budget")
-            }
-            if !significant && !standard && !visits && regions.isEmpty && !allRegions {
-                throw ValidationError("subscribe to something: --significant, --standard, --visits, --regions ID… or --all-regions")
             }
         }
 
         func run() throws {
-            let path = URL(fileURLWithPath: executable).standardizedFileURL.path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw CommandError("--exec \(executable): no such file")
-            }
-            guard HandlerProcess.isExecutableFile(path) else { throw CommandError("--exec \(executable): not executable") }
-            let database = try store.open()
-            for region in regions where try database.region(identifier: region) == nil {
-                throw CommandError("unknown region '\(region)': import it first (`waymark regions import`)")
-            }
+            let path = executable.hasPrefix("/") ? executable : URL(fileURLWithPath: executable).standardizedFileURL.path
             let registration = HandlerRegistration(
                 name: name, executable: path, arguments: arguments, workingDirectory: workingDirectory,
                 environment: environment,
@@ -92,7 +68,15 @@ extension HandlersCommand {
                     precision: approximate ? "approximate" : "precise"),
                 relaunchAfterForceQuit: !noRelaunch, backgroundRefresh: !noBackgroundRefresh, exitsOnSuspend: exitsOnSuspend,
                 limits: HandlerLimits(budget: budget, maximumBackgroundTime: maximumBackgroundTime, memoryBytes: memoryLimit))
-            try database.saveHandler(name: name, registrationJSON: try registration.encoded(), replace: replace, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            let database = try store.open()
+            do {
+                try registration.validate { try database.region(identifier: $0) != nil }
+            } catch let error as HandlerError {
+                throw CommandError(error.description)
+            }
+            try database.saveHandler(
+                name: name, registrationJSON: try registration.encoded(), replace: replace,
+                at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
             try HandlersCommand.notifyDaemon(store)
             print("registered handler '\(name)'")
         }

@@ -1,0 +1,47 @@
+import Foundation
+import WaymarkServices
+
+extension HandlerRegistration {
+    /// Checks a registration as the CLI and the API accept it; throws
+    /// `HandlerError.invalidRegistration` naming the first problem. `regionExists` answers
+    /// whether a region identifier is stored.
+    public func validate(regionExists: (String) throws -> Bool) throws {
+        func invalid(_ message: String) -> HandlerError { .invalidRegistration(message) }
+        guard Self.isValidName(name) else { throw invalid("the name '\(name)' is not 1–64 letters, digits, '.', '_' or '-'") }
+        guard executable.hasPrefix("/") else { throw invalid("the executable must be an absolute path, not '\(executable)'") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: executable, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw invalid("--exec \(executable): no such file")
+        }
+        guard HandlerProcess.isExecutableFile(executable) else { throw invalid("--exec \(executable): not executable") }
+        let subscription = self.subscription
+        if !subscription.regions.isEmpty && subscription.allRegions {
+            throw invalid("--regions and --all-regions conflict: give one")
+        }
+        guard let precision = Authorization.Precision(rawValue: subscription.precision),
+            Authorization.Level(rawValue: subscription.authorizationLevel) != nil
+        else { throw invalid("authorization must be always or whenInUse, precise or approximate") }
+        if precision == .approximate && subscription.monitorsRegions {
+            throw invalid("--approximate disables region monitoring: it conflicts with --regions and --all-regions")
+        }
+        let services = subscription.services
+        if (services.desiredAccuracy != nil || services.distanceFilter != nil) && !services.standard {
+            throw invalid("--desired-accuracy and --distance-filter need --standard")
+        }
+        if let accuracy = services.desiredAccuracy, DesiredAccuracy(argument: accuracy) == nil {
+            throw invalid("--desired-accuracy must be best-for-navigation, best, 10, 100, 1000 or 3000, got '\(accuracy)'")
+        }
+        if let filter = services.distanceFilter, !(filter > 0) { throw invalid("--distance-filter must be a positive number of metres") }
+        if ActivityType(rawValue: services.activity) == nil { throw invalid("--activity must be fitness, automotive, other or airborne") }
+        if !(limits.budget > 0) || !(limits.maximumBackgroundTime >= limits.budget) {
+            throw invalid("--budget must be > 0 and --max-background-time at least the budget")
+        }
+        if let memory = limits.memoryBytes, memory < 1 << 20 { throw invalid("--memory-limit must be at least 1 MiB") }
+        if services.isEmpty && !subscription.monitorsRegions {
+            throw invalid("subscribe to something: --significant, --standard, --visits, --regions ID… or --all-regions")
+        }
+        for region in subscription.regions where try !regionExists(region) {
+            throw invalid("unknown region '\(region)': import it first (`waymark regions import`)")
+        }
+    }
+}

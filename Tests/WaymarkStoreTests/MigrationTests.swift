@@ -13,23 +13,23 @@ import WaymarkTestSupport
         do {
             let store = try WaymarkStore(path: path, logger: firstLogger)
             try store.importRegions(Sample.all, replace: false)
-            #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state"])
+            #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state", "v4-beacon-regions"])
         }
-        #expect(firstLog.messages.filter { $0 == "Applied migration" }.count == 3)
+        #expect(firstLog.messages.filter { $0 == "Applied migration" }.count == 4)
         #expect(firstLog.messages.contains("Initialised SpatiaLite metadata"))
 
         let (secondLogger, secondLog) = RecordingLogHandler.logger()
         let store = try WaymarkStore(path: path, logger: secondLogger)
         #expect(!secondLog.messages.contains("Applied migration"))
         #expect(!secondLog.messages.contains("Initialised SpatiaLite metadata"))
-        #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state"])
+        #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state", "v4-beacon-regions"])
         let (recorded, geometryColumns) = try store.database.read { db in
             (
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM geometry_columns WHERE f_table_name = 'regions'")
             )
         }
-        #expect(recorded == ["v1-regions", "v2-history", "v3-region-state"])
+        #expect(recorded == ["v1-regions", "v2-history", "v3-region-state", "v4-beacon-regions"])
         #expect(geometryColumns == 1)
         #expect(try store.regionCount() == 3)
     }
@@ -51,7 +51,7 @@ import WaymarkTestSupport
     @Test func inMemoryStoreHasTheSameSchema() throws {
         let store = try WaymarkStore.inMemory(logger: quietLogger)
         #expect(store.path == nil)
-        #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state"])
+        #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state", "v4-beacon-regions"])
         try store.importRegions(Sample.all, replace: false)
         #expect(try store.regions() == [Sample.eiffel, Sample.islands, Sample.parkWithPond])
     }

@@ -30,8 +30,8 @@ import WaymarkTestSupport
 
         let (logger, log) = RecordingLogHandler.logger()
         let store = try WaymarkStore(path: path, logger: logger)
-        #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state"])
-        #expect(log.messages.filter { $0 == "Applied migration" }.count == 2)
+        #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state", "v4-beacon-regions"])
+        #expect(log.messages.filter { $0 == "Applied migration" }.count == 3)
         #expect(!log.messages.contains("Initialised SpatiaLite metadata"))
         #expect(
             try store.regions() == [
@@ -47,7 +47,7 @@ import WaymarkTestSupport
 
     @Test func aNewStoreHasBothMigrationsInOrder() throws {
         let store = try WaymarkStore.inMemory(logger: quietLogger)
-        #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state"])
+        #expect(try store.appliedMigrations() == ["v1-regions", "v2-history", "v3-region-state", "v4-beacon-regions"])
         try store.recordFix(HistorySample.fullFix, source: "memory")
         #expect(try store.lastFix()?.fix == HistorySample.fullFix)
     }

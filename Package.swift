@@ -30,6 +30,10 @@ let package = Package(
         .target(name: "WaymarkCore", dependencies: ["CProj"]),
         // Pure region geometry, spatial index and membership engine. No I/O.
         .target(name: "WaymarkRegions", dependencies: ["WaymarkCore"]),
+        // Beacon regions (SEMANTICS §3): iBeacon advertisement and HCI report parsing, the
+        // beacon monitor (entry, exit after a timeout) and ranging. Pure: bytes and
+        // advertisements in, transitions and records out.
+        .target(name: "WaymarkBeacons", dependencies: ["WaymarkCore", "WaymarkRegions"]),
         // Location services (SEMANTICS §2): validation gate, standard updates, significant change,
         // visits, authorization. Pure: fixes in, records out.
         .target(name: "WaymarkServices", dependencies: ["WaymarkCore"]),
@@ -94,6 +98,7 @@ let package = Package(
         .testTarget(
             name: "WaymarkRegionsTests",
             dependencies: ["WaymarkRegions", "WaymarkGeoJSON", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkBeaconsTests", dependencies: ["WaymarkBeacons", "WaymarkGeoJSON", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkTestSupport"]),

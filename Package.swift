@@ -39,10 +39,13 @@ let package = Package(
         .target(name: "WaymarkServices", dependencies: ["WaymarkCore"]),
         // GeoJSON region files: decoding (pure) and loading files and folders.
         .target(name: "WaymarkGeoJSON", dependencies: ["WaymarkCore", "WaymarkRegions"]),
-        // Fix sources: GPX files now, gpsd later.
+        // Sources: GPX files and gpsd (fixes); beacon replay files and the HCI socket (advertisements).
         .target(
             name: "WaymarkSources",
-            dependencies: ["WaymarkCore", "CGPS", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "WaymarkCore", "CGPS", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkRegions",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // SpatiaLite store: regions (and, later, history).
         .target(
             name: "WaymarkStore",
@@ -101,7 +104,7 @@ let package = Package(
         .testTarget(name: "WaymarkBeaconsTests", dependencies: ["WaymarkBeacons", "WaymarkGeoJSON", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
-            name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkTestSupport"]),
+            name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkStoreTests",
             dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),

@@ -63,7 +63,7 @@ let package = Package(
             name: "WaymarkReplay",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices",
-                .product(name: "Logging", package: "swift-log"),
+                "WaymarkBeacons", .product(name: "Logging", package: "swift-log"),
             ]),
         // The local HTTP/JSON API (Unix socket, optional loopback TCP with a bearer token).
         .target(

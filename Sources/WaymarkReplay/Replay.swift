@@ -1,4 +1,5 @@
 import Logging
+import WaymarkBeacons
 import WaymarkCore
 import WaymarkGeoJSON
 import WaymarkRegions
@@ -6,8 +7,8 @@ import WaymarkServices
 import WaymarkSources
 import WaymarkStore
 
-/// `waymark replay`: a GPX track through the same region engine the daemon uses, printing
-/// JSON Lines records.
+/// `waymark replay`: a GPX track through the same region engine the daemon uses, and/or beacon
+/// advertisements through the beacon monitor, merged by time, printing JSON Lines records.
 public enum Replay {
     /// Loads and stores the regions, then runs every fix of the track through the engine,
     /// writing records to `output` as they happen. Throws located errors for bad input before
@@ -27,21 +28,43 @@ public enum Replay {
             logger.warning("approximate authorization: region monitoring is disabled, --regions ignored")
         }
         var services = subscription.isEmpty ? nil : SubscriptionPipeline(subscription)
-        var source = try GPXFixSource(path: options.trackPath)
-        var engine = RegionMonitor(regions: regions)
+        var source = try options.trackPath.map { try GPXFixSource(path: $0) }
+        let geographic = regions.filter(\.isGeographic)
+        var beacons = try options.beaconPath.map {
+            try BeaconReplay(path: $0, regions: monitorsRegions ? regions : [], ranging: options.ranging && monitorsRegions)
+        }
+        var engine = RegionMonitor(regions: geographic)
         var pacer: ReplayPacer<C>? = nil
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()
-        summary.regions = regions.count
-        if regions.isEmpty && subscription.isEmpty && monitorsRegions { logger.warning("no regions to monitor: only the initial state and summary will be printed") }
+        summary.regions = geographic.count
+        if regions.isEmpty && subscription.isEmpty && monitorsRegions && !options.ranging {
+            logger.warning("no regions to monitor: only the initial state and summary will be printed")
+        }
 
-        while let fix = try source.next() {
+        var nextFix = try source?.next()
+        while nextFix != nil || beacons?.next != nil {
+            // Merged by time: a fix first when it is not later than the next advertisement (an
+            // untimed fix goes when it comes).
+            if var beaconReplay = beacons, let advertisement = beaconReplay.next,
+                nextFix.map({ fix in fix.time.map { $0 > advertisement.time } ?? false }) ?? true
+            {
+                try await pacer?.wait(for: advertisement.time)
+                try beaconReplay.processNext(to: &output)
+                beacons = beaconReplay
+                continue
+            }
+            guard let fix = nextFix else { break }
             summary.fixes += 1
             if fix.time == nil { summary.untimedFixes += 1 }
             try await pacer?.wait(for: fix.time)
+            if let time = fix.time, var beaconReplay = beacons {
+                try beaconReplay.advance(to: time, output: &output)
+                beacons = beaconReplay
+            }
             let update = engine.process(fix)
             if let inside = update.establishedInside {
-                try output.write(RegionRecords.state(fix: fix, inside: inside.map { regions[Int($0)].identifier }) + "\n")
+                try output.write(RegionRecords.state(fix: fix, inside: inside.map { geographic[Int($0)].identifier }) + "\n")
             }
             for transition in update.transitions where transition.notifies {
                 summary.count(transition)
@@ -51,6 +74,11 @@ public enum Replay {
                 for record in records { try write(record, to: &output, summary: &summary) }
             }
             progress?.update(fixes: summary.fixes, time: fix.time)
+            nextFix = try source?.next()
+        }
+        if var beaconReplay = beacons {
+            try beaconReplay.finish(output: &output)
+            summary.beacons = beaconReplay.summary
         }
         if var pipeline = services {
             for record in pipeline.finish() { try write(record, to: &output, summary: &summary) }
@@ -59,7 +87,7 @@ public enum Replay {
         if summary.untimedFixes > 0 {
             logger.warning(
                 "\(summary.untimedFixes) of \(summary.fixes) points have no time: replayed without timing, and their records have \"time\":null",
-                metadata: ["track": "\(options.trackPath)"])
+                metadata: ["track": "\(options.trackPath ?? "")"])
         }
         try output.write(summary.record + "\n")
         try output.flush()

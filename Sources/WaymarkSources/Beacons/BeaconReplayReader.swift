@@ -187,7 +187,7 @@ public struct BeaconReplayReader {
             guard case .number(let number) = value, number == number.rounded(), number >= Double(range.lowerBound),
                 number <= Double(range.upperBound)
             else {
-                let found = if case .number(let number) = value { "\(number)" } else { "a \(value.typeName)" }
+                let found = if case .number(let number) = value { JSONObjectWriter.number(number) } else { "a \(value.typeName)" }
                 throw invalid(field, "must be an integer \(range.lowerBound)…\(range.upperBound); found \(found)")
             }
             return Int(number)

@@ -174,6 +174,11 @@ final class FakeBackend: DaemonBackend {
             ]), propertiesJSON: nil),
     ]
 
+    static let beaconRegion = Region(
+        identifier: "bike-tag",
+        shape: .beacon(BeaconIdentity(uuid: BeaconUUID("8DEEFBB9-F738-4297-8040-96668BB44281")!, major: 42)),
+        propertiesJSON: #"{"beacon":{"uuid":"8DEEFBB9-F738-4297-8040-96668BB44281","major":42},"exitTimeout":60}"#)
+
     static let sampleStatus = DaemonStatus(
         version: "0.1.0-test", uptime: 12.5,
         source: .init(kind: .gpsd, description: "localhost:2947", connected: true, watching: true, lastError: nil),

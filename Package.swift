@@ -79,7 +79,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI", "WaymarkServices",
+                "WaymarkAPI", "WaymarkServices", "WaymarkBeacons",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -119,7 +119,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "WaymarkDaemonTests",
-            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkTestSupport"]),
+            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
     ],

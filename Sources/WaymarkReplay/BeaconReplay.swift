@@ -1,37 +1,28 @@
 import WaymarkBeacons
 import WaymarkCore
 import WaymarkRegions
-import WaymarkSources
 
-/// The beacon half of a replay: advertisements from a replay file through the beacon monitor
-/// and, when asked, the ranger, written as `beacon` and `ranging` records.
+/// The beacon half of a replay: advertisements through the beacon monitor and, when asked, the
+/// ranger, written as `beacon` and `ranging` records.
 struct BeaconReplay {
-    var reader: BeaconReplayReader
     var monitor: BeaconMonitor
     var ranger: BeaconRanger?
-    /// The next advertisement, read ahead so the replay can merge by time.
-    private(set) var next: BeaconAdvertisement?
     var enters = 0
     var exits = 0
     var rangings = 0
     private var last: Timestamp?
 
-    init(path: String, regions: [Region], ranging: Bool) throws {
-        reader = try BeaconReplayReader(path: path)
+    init(regions: [Region], ranging: Bool) {
         monitor = BeaconMonitor(regions: regions)
         // Ranging covers the beacons of the monitored regions, or every iBeacon when there are none.
         ranger = ranging ? BeaconRanger(constraints: monitor.regions.compactMap(\.beacon)) : nil
-        next = try reader.next()
     }
 
-    /// Processes the read-ahead advertisement and reads the next one.
-    mutating func processNext(to output: inout some TextSink) throws {
-        guard let advertisement = next else { return }
+    mutating func process(_ advertisement: BeaconAdvertisement, to output: inout some TextSink) throws {
         try range(before: advertisement.time, output: &output)
         ranger?.record(advertisement)
         try write(monitor.process(advertisement), to: &output)
         last = advertisement.time
-        next = try reader.next()
     }
 
     /// Lets beacon time follow the track's: exits and rangings due before `time`.
@@ -70,13 +61,13 @@ struct BeaconReplay {
 
     /// `{"advertisements":n,"regions":n,"transitions":{"enter":n,"exit":n},"ignored":{reason:n},"inside":[…]}`,
     /// with `"rangings":n` when ranging.
-    var summary: String {
+    func summary(_ counts: AdvertisementCounts) -> String {
         var json = JSONObjectWriter()
-        json.add("advertisements", reader.counts.accepted)
+        json.add("advertisements", counts.accepted)
         json.add("regions", monitor.regions.count)
         json.addRaw("transitions", "{\"enter\":\(enters),\"exit\":\(exits)}")
         var ignored = JSONObjectWriter()
-        for (reason, count) in reader.counts.rejected.sorted(by: { $0.key < $1.key }) { ignored.add(reason, count) }
+        for (reason, count) in counts.rejected.sorted(by: { $0.key < $1.key }) { ignored.add(reason, count) }
         json.addRaw("ignored", ignored.object)
         json.add("inside", monitor.insideRegions.map { monitor.regions[Int($0)].identifier })
         if ranger != nil { json.add("rangings", rangings) }

@@ -28,10 +28,10 @@ public enum Replay {
             logger.warning("approximate authorization: region monitoring is disabled, --regions ignored")
         }
         var services = subscription.isEmpty ? nil : SubscriptionPipeline(subscription)
-        var source = try options.trackPath.map { try GPXFixSource(path: $0) }
+        var timeline = try ReplayTimeline(trackPath: options.trackPath, beaconPath: options.beaconPath)
         let geographic = regions.filter(\.isGeographic)
-        var beacons = try options.beaconPath.map {
-            try BeaconReplay(path: $0, regions: monitorsRegions ? regions : [], ranging: options.ranging && monitorsRegions)
+        var beacons = options.beaconPath.map { _ in
+            BeaconReplay(regions: monitorsRegions ? regions : [], ranging: options.ranging && monitorsRegions)
         }
         var engine = RegionMonitor(regions: geographic)
         var pacer: ReplayPacer<C>? = nil
@@ -42,26 +42,20 @@ public enum Replay {
             logger.warning("no regions to monitor: only the initial state and summary will be printed")
         }
 
-        var nextFix = try source?.next()
-        while nextFix != nil || beacons?.next != nil {
-            // Merged by time: a fix first when it is not later than the next advertisement (an
-            // untimed fix goes when it comes).
-            if var beaconReplay = beacons, let advertisement = beaconReplay.next,
-                nextFix.map({ fix in fix.time.map { $0 > advertisement.time } ?? false }) ?? true
-            {
-                try await pacer?.wait(for: advertisement.time)
-                try beaconReplay.processNext(to: &output)
-                beacons = beaconReplay
+        while let event = try timeline.next() {
+            try await pacer?.wait(for: event.time)
+            let fix: Fix
+            switch event {
+            case .advertisement(let advertisement):
+                try beacons?.process(advertisement, to: &output)
                 continue
+            case .fix(let next):
+                fix = next
             }
-            guard let fix = nextFix else { break }
             summary.fixes += 1
             if fix.time == nil { summary.untimedFixes += 1 }
-            try await pacer?.wait(for: fix.time)
-            if let time = fix.time, var beaconReplay = beacons {
-                try beaconReplay.advance(to: time, output: &output)
-                beacons = beaconReplay
-            }
+            // Beacon time follows the track's, so exits fall due while it plays.
+            if let time = fix.time { try beacons?.advance(to: time, output: &output) }
             let update = engine.process(fix)
             if let inside = update.establishedInside {
                 try output.write(RegionRecords.state(fix: fix, inside: inside.map { geographic[Int($0)].identifier }) + "\n")
@@ -74,11 +68,10 @@ public enum Replay {
                 for record in records { try write(record, to: &output, summary: &summary) }
             }
             progress?.update(fixes: summary.fixes, time: fix.time)
-            nextFix = try source?.next()
         }
         if var beaconReplay = beacons {
             try beaconReplay.finish(output: &output)
-            summary.beacons = beaconReplay.summary
+            summary.beacons = beaconReplay.summary(timeline.beaconCounts)
         }
         if var pipeline = services {
             for record in pipeline.finish() { try write(record, to: &output, summary: &summary) }

@@ -95,6 +95,8 @@ public struct DaemonStatus: Sendable, Equatable {
         /// Handler processes started for events.
         public static let handlersRun = "handlersRun"
         public static let handlersFailed = "handlersFailed"
+        /// iBeacon advertisements from the beacon source.
+        public static let advertisementsReceived = "advertisementsReceived"
     }
 
     /// The daemon's version, e.g. `0.3.0`.
@@ -117,8 +119,10 @@ public struct DaemonStatus: Sendable, Equatable {
 
     public init(
         version: String, uptime: Double, source: Source, lastFix: HistoryEntry? = nil, databasePath: String,
-        regionCount: Int, counters: [String: Int] = [:], subscriptions: [SubscriptionStatus] = []
+        regionCount: Int, counters: [String: Int] = [:], subscriptions: [SubscriptionStatus] = [],
+        beaconSource: BeaconSource? = nil
     ) {
+        self.beaconSource = beaconSource
         self.version = version
         self.uptime = uptime
         self.source = source

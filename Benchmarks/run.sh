@@ -44,3 +44,6 @@ echo "# Daemon: sustained ingest from a local feeder through gpsd into the store
 echo "# Location services: gate + standard/significant/visits" >&2
 "$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"
 "$waymark" bench services --track "$shared/gpx/skytraq-miniHomer2_8.gpx" --repeat "$repeat"
+
+echo "# Beacons: iBeacon advertisements through parsing (baseline), the beacon monitor, and ranging" >&2
+"$waymark" bench beacons --packets "$([ "$repeat" = 1 ] && echo 100000 || echo 1000000)" --repeat "$repeat"

@@ -18,9 +18,9 @@ import WaymarkRegions
 /// - Time never goes backwards: an advertisement older than the latest time seen counts as a
 ///   sighting at that latest time.
 ///
-/// A matching advertisement costs one hash lookup by UUID and a comparison per region with that
-/// UUID; timers sit in a heap with one entry per region at most, so an advertisement for a
-/// region already inside allocates nothing.
+/// An advertisement costs a hash lookup by UUID and at most four by identity (exact, major only,
+/// minor only, UUID only), however many regions there are; timers sit in a heap with one entry
+/// per region at most, so an advertisement for a region already inside allocates nothing.
 public struct BeaconMonitor: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Seconds without a matching advertisement before an exit (a region's `exitTimeout`
@@ -33,8 +33,11 @@ public struct BeaconMonitor: Sendable {
     /// The beacon regions monitored (geographic ones given to `init` are left out); a
     /// transition's `regionIndex` is a position in this list.
     public let regions: [Region]
-    let identities: [BeaconIdentity]
-    let byUUID: [BeaconUUID: [Int32]]
+    /// Regions by identity as given (nil major or minor kept), and per UUID which of the four
+    /// forms (exact, major only, minor only, UUID only) occur: an advertisement costs at most
+    /// four hash lookups however many regions share its UUID.
+    let byIdentity: [BeaconIdentity: [Int32]]
+    let forms: [BeaconUUID: UInt8]
     let timeout: [Int64]
     let notifyOnEntry: [Bool]
     let notifyOnExit: [Bool]
@@ -54,10 +57,15 @@ public struct BeaconMonitor: Sendable {
     public init(regions: [Region], configuration: Configuration = Configuration()) {
         let beacons = regions.filter { $0.beacon != nil }
         self.regions = beacons
-        identities = beacons.map { $0.beacon! }
-        var byUUID: [BeaconUUID: [Int32]] = [:]
-        for (position, identity) in identities.enumerated() { byUUID[identity.uuid, default: []].append(Int32(position)) }
-        self.byUUID = byUUID
+        var byIdentity: [BeaconIdentity: [Int32]] = [:]
+        var forms: [BeaconUUID: UInt8] = [:]
+        for (position, region) in beacons.enumerated() {
+            let identity = region.beacon!
+            byIdentity[identity, default: []].append(Int32(position))
+            forms[identity.uuid, default: 0] |= Self.form(major: identity.major, minor: identity.minor)
+        }
+        self.byIdentity = byIdentity
+        self.forms = forms
         timeout = beacons.map { Int64((($0.options.exitTimeout ?? configuration.exitTimeout) * 1e9).rounded()) }
         notifyOnEntry = beacons.map(\.options.notifyOnEntry)
         notifyOnExit = beacons.map(\.options.notifyOnExit)
@@ -73,22 +81,47 @@ public struct BeaconMonitor: Sendable {
         var update = BeaconUpdate()
         let time = max(advertisement.time.nanosecondsSince1970, now ?? Int64.min)
         advance(time, &update)
-        guard let candidates = byUUID[advertisement.uuid] else { return update }
-        for region in candidates
-        where identities[Int(region)].matches(uuid: advertisement.uuid, major: advertisement.major, minor: advertisement.minor) {
-            let r = Int(region)
-            lastSeen[r] = time
-            guard membership[r] != .inside else { continue }
-            membership[r] = .inside
-            since[r] = time
-            schedule(region, at: time + timeout[r])
-            update.transitions.append(BeaconTransition(
-                kind: .enter, regionIndex: region, identifier: regions[r].identifier,
-                time: Timestamp(nanosecondsSince1970: time), lastSeen: Timestamp(nanosecondsSince1970: time),
-                advertisement: advertisement, notifies: notifyOnEntry[r]))
-        }
+        guard let present = forms[advertisement.uuid] else { return update }
+        let (uuid, major, minor) = (advertisement.uuid, advertisement.major, advertisement.minor)
+        if present & 1 != 0 { sighted(BeaconIdentity(uuid: uuid, major: major, minor: minor), advertisement, time, &update) }
+        if present & 2 != 0 { sighted(BeaconIdentity(uuid: uuid, major: major), advertisement, time, &update) }
+        if present & 4 != 0 { sighted(BeaconIdentity(uuid: uuid, minor: minor), advertisement, time, &update) }
+        if present & 8 != 0 { sighted(BeaconIdentity(uuid: uuid), advertisement, time, &update) }
         if update.transitions.count > 1 { sort(&update.transitions) }
         return update
+    }
+
+    /// A sighting for every region of `identity`.
+    @inline(__always)
+    private mutating func sighted(
+        _ identity: BeaconIdentity, _ advertisement: BeaconAdvertisement, _ time: Int64, _ update: inout BeaconUpdate
+    ) {
+        guard let matching = byIdentity[identity] else { return }
+        for region in matching { sighted(region, advertisement, at: time, &update) }
+    }
+
+    private mutating func sighted(_ region: Int32, _ advertisement: BeaconAdvertisement, at time: Int64, _ update: inout BeaconUpdate) {
+        let r = Int(region)
+        lastSeen[r] = time
+        guard membership[r] != .inside else { return }
+        membership[r] = .inside
+        since[r] = time
+        schedule(region, at: time + timeout[r])
+        update.transitions.append(BeaconTransition(
+            kind: .enter, regionIndex: region, identifier: regions[r].identifier,
+            time: Timestamp(nanosecondsSince1970: time), lastSeen: Timestamp(nanosecondsSince1970: time),
+            advertisement: advertisement, notifies: notifyOnEntry[r]))
+    }
+
+    /// One bit per form of identity: exact, major only, minor only, UUID only.
+    @inline(__always)
+    static func form(major: UInt16?, minor: UInt16?) -> UInt8 {
+        switch (major, minor) {
+        case (.some, .some): 1
+        case (.some, nil): 2
+        case (nil, .some): 4
+        case (nil, nil): 8
+        }
     }
 
     /// Lets time pass without an advertisement (the daemon's clock, the end of a replayed

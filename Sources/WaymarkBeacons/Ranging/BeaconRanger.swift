@@ -42,6 +42,16 @@ public struct BeaconRanger: Sendable {
         var measuredPower: Int8 = 0
         var lastSeen: Int64 = 0
 
+        mutating func add(_ advertisement: BeaconAdvertisement, at time: Int64, keepingAfter limit: Int64) {
+            drop(before: limit)
+            if advertisement.rssi != 0 {
+                times.append(time)
+                rssis.append(advertisement.rssi)
+            }
+            measuredPower = advertisement.measuredPower
+            lastSeen = max(lastSeen, time)
+        }
+
         mutating func drop(before limit: Int64) {
             while first < times.count && times[first] <= limit { first += 1 }
             if first > 64 && first * 2 > times.count {
@@ -60,7 +70,11 @@ public struct BeaconRanger: Sendable {
     /// Takes one advertisement into account.
     public mutating func record(_ advertisement: BeaconAdvertisement) {
         let key = advertisement.beacon
-        if tracks[key] == nil {
+        let time = advertisement.time.nanosecondsSince1970
+        let index: Dictionary<BeaconKey, Track>.Index
+        if let existing = tracks.index(forKey: key) {
+            index = existing
+        } else {
             if rejected.contains(key) { return }
             if !constraints.isEmpty
                 && !constraints.contains(where: { $0.matches(uuid: key.uuid, major: key.major, minor: key.minor) })
@@ -68,17 +82,10 @@ public struct BeaconRanger: Sendable {
                 rejected.insert(key)
                 return
             }
+            tracks[key] = Track()
+            index = tracks.index(forKey: key)!
         }
-        let time = advertisement.time.nanosecondsSince1970
-        var track = tracks.removeValue(forKey: key) ?? Track()
-        track.drop(before: time - nanoseconds(configuration.window))
-        if advertisement.rssi != 0 {
-            track.times.append(time)
-            track.rssis.append(advertisement.rssi)
-        }
-        track.measuredPower = advertisement.measuredPower
-        track.lastSeen = max(track.lastSeen, time)
-        tracks[key] = track
+        tracks.values[index].add(advertisement, at: time, keepingAfter: time - nanoseconds(configuration.window))
         if nextReport == nil {
             let interval = nanoseconds(configuration.interval)
             nextReport = (time + interval - 1) / interval * interval

@@ -38,15 +38,22 @@ let package = Package(
         .target(name: "WaymarkCore", dependencies: ["CProj"]),
         // Pure region geometry, spatial index and membership engine. No I/O.
         .target(name: "WaymarkRegions", dependencies: ["WaymarkCore"]),
+        // Beacon regions (SEMANTICS §3): iBeacon advertisement and HCI report parsing, the
+        // beacon monitor (entry, exit after a timeout) and ranging. Pure: bytes and
+        // advertisements in, transitions and records out.
+        .target(name: "WaymarkBeacons", dependencies: ["WaymarkCore", "WaymarkRegions"]),
         // Location services (SEMANTICS §2): validation gate, standard updates, significant change,
         // visits, authorization. Pure: fixes in, records out.
         .target(name: "WaymarkServices", dependencies: ["WaymarkCore"]),
         // GeoJSON region files: decoding (pure) and loading files and folders.
         .target(name: "WaymarkGeoJSON", dependencies: ["WaymarkCore", "WaymarkRegions"]),
-        // Fix sources: GPX files now, gpsd later.
+        // Sources: GPX files and gpsd (fixes); beacon replay files and the HCI socket (advertisements).
         .target(
             name: "WaymarkSources",
-            dependencies: ["WaymarkCore", "CGPS", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "WaymarkCore", "CGPS", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkRegions",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // SpatiaLite store: regions (and, later, history).
         .target(
             name: "WaymarkStore",
@@ -76,7 +83,7 @@ let package = Package(
             name: "WaymarkReplay",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices",
-                .product(name: "Logging", package: "swift-log"),
+                "WaymarkBeacons", .product(name: "Logging", package: "swift-log"),
             ]),
         // Handlers (SEMANTICS §1): registrations, the lifecycle state machine, processes, the
         // handler socket protocol and the supervisor that launches, suspends and relaunches them.
@@ -104,7 +111,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers",
+                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -127,9 +134,10 @@ let package = Package(
         .testTarget(
             name: "WaymarkRegionsTests",
             dependencies: ["WaymarkRegions", "WaymarkGeoJSON", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkBeaconsTests", dependencies: ["WaymarkBeacons", "WaymarkGeoJSON", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
-            name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkTestSupport"]),
+            name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkStoreTests",
             dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
@@ -149,7 +157,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "WaymarkDaemonTests",
-            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkTestSupport"]),
+            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkCLITests",
             dependencies: [

@@ -63,3 +63,6 @@ done
 
 echo "# Handlers: event latency to a running handler, cold launch to first event, fan-out to 100 handlers" >&2
 /usr/bin/python3 Benchmarks/handlers.py "$waymark" --handlers "$([ "$repeat" = 1 ] && echo 20 || echo 100)" --fixes 300
+
+echo "# Beacons: iBeacon advertisements through parsing (baseline), the beacon monitor, and ranging" >&2
+"$waymark" bench beacons --packets "$([ "$repeat" = 1 ] && echo 100000 || echo 1000000)" --repeat "$repeat"

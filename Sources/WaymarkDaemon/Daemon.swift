@@ -20,9 +20,9 @@ public enum Daemon {
         let regions = try loader.load()
         let pipelineBox = PipelineBox()
         let feed = LiveFeed { count in Task { await pipelineBox.pipeline?.liveSubscribersChanged(count) } }
-        let sourceKind: DaemonStatus.Source.Kind = configuration.replay == nil ? .gpsd : .replay
-        let sourceDescription = configuration.replay.map { "replay:\($0.trackPath)" }
-            ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
+        let track = configuration.replay?.trackPath
+        let sourceKind: DaemonStatus.Source.Kind = track == nil ? .gpsd : .replay
+        let sourceDescription = track.map { "replay:\($0)" } ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let pipeline = LivePipeline(
             store: store, regions: regions, savedStates: try store.regionStates(), sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
@@ -49,10 +49,14 @@ public enum Daemon {
             services.append(.init(
                 service: ReplayFeedService(settings: replay, pipeline: pipeline, resumeAfter: resumeAfter, logger: logger),
                 successTerminationBehavior: .gracefullyShutdownGroup))
-        } else {
+        }
+        if track == nil {
             let source = GpsdSource(host: configuration.gpsdHost, port: configuration.gpsdPort, logger: logger)
             await pipeline.onWatchingChanged { source.setWatching($0) }
             services.append(.init(service: GpsdFeedService(source: source, pipeline: pipeline)))
+        }
+        if let bluetooth = configuration.bluetooth {
+            services.append(.init(service: BluetoothFeedService(settings: bluetooth, pipeline: pipeline, logger: logger)))
         }
         let token = try configuration.tokenFile.map(APIToken.read(from:))
         services.append(.init(service: try APIServer(
@@ -68,7 +72,8 @@ public enum Daemon {
             metadata: [
                 "version": "\(version)", "store.path": "\(configuration.database)", "regions": "\(regions.count)",
                 "subscriptions": "\(configuration.subscriptions.map(\.name))",
-                "source": "\(sourceDescription)", "api.socket": "\(configuration.socketPath)",
+                "source": "\(sourceDescription)", "beacons": "\(configuration.replay?.beaconPath ?? configuration.bluetooth.map { "bluetooth:\($0.adapter ?? "first adapter")" } ?? "none")",
+                "api.socket": "\(configuration.socketPath)",
             ])
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

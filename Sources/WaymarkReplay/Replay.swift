@@ -1,4 +1,5 @@
 import Logging
+import WaymarkBeacons
 import WaymarkCore
 import WaymarkGeoJSON
 import WaymarkRegions
@@ -6,8 +7,8 @@ import WaymarkServices
 import WaymarkSources
 import WaymarkStore
 
-/// `waymark replay`: a GPX track through the same region engine the daemon uses, printing
-/// JSON Lines records.
+/// `waymark replay`: a GPX track through the same region engine the daemon uses, and/or beacon
+/// advertisements through the beacon monitor, merged by time, printing JSON Lines records.
 public enum Replay {
     /// Loads and stores the regions, then runs every fix of the track through the engine,
     /// writing records to `output` as they happen. Throws located errors for bad input before
@@ -27,21 +28,37 @@ public enum Replay {
             logger.warning("approximate authorization: region monitoring is disabled, --regions ignored")
         }
         var services = subscription.isEmpty ? nil : SubscriptionPipeline(subscription)
-        var source = try GPXFixSource(path: options.trackPath)
-        var engine = RegionMonitor(regions: regions)
+        var timeline = try ReplayTimeline(trackPath: options.trackPath, beaconPath: options.beaconPath)
+        let geographic = regions.filter(\.isGeographic)
+        var beacons = options.beaconPath.map { _ in
+            BeaconReplay(regions: monitorsRegions ? regions : [], ranging: options.ranging && monitorsRegions)
+        }
+        var engine = RegionMonitor(regions: geographic)
         var pacer: ReplayPacer<C>? = nil
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()
-        summary.regions = regions.count
-        if regions.isEmpty && subscription.isEmpty && monitorsRegions { logger.warning("no regions to monitor: only the initial state and summary will be printed") }
+        summary.regions = geographic.count
+        if regions.isEmpty && subscription.isEmpty && monitorsRegions && !options.ranging {
+            logger.warning("no regions to monitor: only the initial state and summary will be printed")
+        }
 
-        while let fix = try source.next() {
+        while let event = try timeline.next() {
+            try await pacer?.wait(for: event.time)
+            let fix: Fix
+            switch event {
+            case .advertisement(let advertisement):
+                try beacons?.process(advertisement, to: &output)
+                continue
+            case .fix(let next):
+                fix = next
+            }
             summary.fixes += 1
             if fix.time == nil { summary.untimedFixes += 1 }
-            try await pacer?.wait(for: fix.time)
+            // Beacon time follows the track's, so exits fall due while it plays.
+            if let time = fix.time { try beacons?.advance(to: time, output: &output) }
             let update = engine.process(fix)
             if let inside = update.establishedInside {
-                try output.write(RegionRecords.state(fix: fix, inside: inside.map { regions[Int($0)].identifier }) + "\n")
+                try output.write(RegionRecords.state(fix: fix, inside: inside.map { geographic[Int($0)].identifier }) + "\n")
             }
             for transition in update.transitions where transition.notifies {
                 summary.count(transition)
@@ -52,6 +69,10 @@ public enum Replay {
             }
             progress?.update(fixes: summary.fixes, time: fix.time)
         }
+        if var beaconReplay = beacons {
+            try beaconReplay.finish(output: &output)
+            summary.beacons = beaconReplay.summary(timeline.beaconCounts)
+        }
         if var pipeline = services {
             for record in pipeline.finish() { try write(record, to: &output, summary: &summary) }
             summary.reportServices(of: pipeline)
@@ -59,7 +80,7 @@ public enum Replay {
         if summary.untimedFixes > 0 {
             logger.warning(
                 "\(summary.untimedFixes) of \(summary.fixes) points have no time: replayed without timing, and their records have \"time\":null",
-                metadata: ["track": "\(options.trackPath)"])
+                metadata: ["track": "\(options.trackPath ?? "")"])
         }
         try output.write(summary.record + "\n")
         try output.flush()

@@ -2,8 +2,12 @@ import WaymarkServices
 
 /// What `waymark replay` was asked to do.
 public struct ReplayOptions: Sendable {
-    /// The GPX track to replay.
-    public var trackPath: String
+    /// The GPX track to replay; nil to replay beacon advertisements alone.
+    public var trackPath: String?
+    /// A beacon replay file (JSON Lines, docs/beacons.md), played beside the track, merged by time.
+    public var beaconPath: String?
+    /// Report ranging records (each visible beacon about once a second) besides beacon transitions.
+    public var ranging = false
     /// GeoJSON files or folders of regions. When empty, the regions already in `databasePath`.
     public var regionPaths: [String]
     /// The feature property that names a region (`--id-property`); see `GeoJSONRegionLoader`.
@@ -17,7 +21,7 @@ public struct ReplayOptions: Sendable {
     public var services = ServiceSubscription()
 
     public init(
-        trackPath: String, regionPaths: [String] = [], idProperty: String? = nil,
+        trackPath: String?, regionPaths: [String] = [], idProperty: String? = nil,
         databasePath: String? = nil, pacing: Pacing = .asFastAsPossible
     ) {
         self.trackPath = trackPath

@@ -20,6 +20,8 @@ public struct ReplaySummary: Sendable, Equatable {
     public var events: [String: Int] = [:]
     /// Whether location services ran (their counts are printed then).
     public var reportsServices = false
+    /// With a beacon replay file: its counts as a JSON object (`BeaconReplay.summary`).
+    public var beacons: String?
 
     public init() {}
 
@@ -57,6 +59,7 @@ public struct ReplaySummary: Sendable, Equatable {
             json.addRaw("dropped", Self.object(dropped))
             json.addRaw("events", Self.object(events))
         }
+        if let beacons { json.addRaw("beacons", beacons) }
         return json.object
     }
 }

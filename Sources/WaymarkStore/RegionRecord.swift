@@ -10,16 +10,21 @@ struct RegionRecord: FetchableRecord {
     var propertiesJSON: String?
     var importedAt: String
     var geometryWKB: [UInt8]?
-    var options = RegionOptions()
+    var options: RegionOptions
 
     /// The monitoring options are properties (validated when the GeoJSON was decoded), read
     /// with `json_extract` so the properties stay their single source.
     static let columns = "identifier, kind, radius, properties, imported_at, ST_AsBinary(geometry) AS geometry_wkb, "
-        + optionKeys.map { "json_extract(properties, '$.\($0)') AS option_\($0)" }.joined(separator: ", ")
+        + optionColumns
+
+    /// The options among `properties`, one column each, for `options(from:)`.
+    static let optionColumns = optionKeys.map { "json_extract(properties, '$.\($0)') AS option_\($0)" }
+        .joined(separator: ", ")
 
     private static let optionKeys = [
         RegionOptions.Key.notifyOnEntry, RegionOptions.Key.notifyOnExit, RegionOptions.Key.initialTrigger,
         RegionOptions.Key.loiteringDelay, RegionOptions.Key.hysteresis, RegionOptions.Key.confirmationTime,
+        RegionOptions.Key.exitTimeout,
     ]
 
     init(row: Row) {
@@ -30,14 +35,22 @@ struct RegionRecord: FetchableRecord {
         importedAt = row["imported_at"]
         let data: Data? = row["geometry_wkb"]
         geometryWKB = data.map { [UInt8]($0) }
+        options = Self.options(from: row)
+    }
+
+    /// The options read by `optionColumns`.
+    static func options(from row: Row) -> RegionOptions {
         func option<T: DatabaseValueConvertible>(_ key: String) -> T? { row["option_" + key] }
         typealias Key = RegionOptions.Key
+        var options = RegionOptions()
         if let value: Bool = option(Key.notifyOnEntry) { options.notifyOnEntry = value }
         if let value: Bool = option(Key.notifyOnExit) { options.notifyOnExit = value }
         if let value: Bool = option(Key.initialTrigger) { options.initialTrigger = value }
         options.loiteringDelay = option(Key.loiteringDelay)
         options.hysteresis = option(Key.hysteresis)
         options.confirmationTime = option(Key.confirmationTime)
+        options.exitTimeout = option(Key.exitTimeout)
+        return options
     }
 
     /// The region this row stores.

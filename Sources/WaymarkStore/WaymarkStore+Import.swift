@@ -5,7 +5,7 @@ import WaymarkCore
 import WaymarkRegions
 
 extension WaymarkStore {
-    /// Imports `regions` in one transaction.
+    /// Imports `regions`, geographic and beacon, in one transaction.
     ///
     /// Every region is validated first: identifiers are non-empty; coordinates are finite and
     /// within WGS84 ranges; circles have a finite radius > 0 m; rings are closed with at least
@@ -69,13 +69,12 @@ extension WaymarkStore {
         }
 
         var report = ImportReport()
-        var accepted: [(region: Region, wkb: [UInt8])] = []
+        var accepted: [Region] = []
         for region in regions {
-            let wkb = Self.wkb(for: region.shape)
-            if let reason = try Self.invalidityReason(of: region, wkb: wkb, db) {
+            if let reason = try Self.invalidityReason(of: region, db) {
                 report.rejected.append(RejectedRegion(identifier: region.identifier, reason: reason))
             } else {
-                accepted.append((region, wkb))
+                accepted.append(region)
             }
         }
         if !report.rejected.isEmpty && !skipInvalid {
@@ -86,16 +85,19 @@ extension WaymarkStore {
                 path: path, rejected: report.rejected)
         }
 
-        var existing: [String: Int64] = [:]
-        for (region, _) in accepted {
-            if let id = try Int64.fetchOne(
-                db, sql: "SELECT id FROM regions WHERE identifier = ?", arguments: [region.identifier])
-            {
-                existing[region.identifier] = id
+        // Geographic and beacon regions share one identifier namespace (two tables).
+        var existing: [String: (table: String, id: Int64)] = [:]
+        for region in accepted {
+            for table in ["regions", "beacon_regions"] {
+                if let id = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM \(table) WHERE identifier = ?", arguments: [region.identifier])
+                {
+                    existing[region.identifier] = (table, id)
+                }
             }
         }
         if !replace && !existing.isEmpty {
-            let names = accepted.map(\.region.identifier).filter { existing[$0] != nil }
+            let names = accepted.map(\.identifier).filter { existing[$0] != nil }
             throw StoreError(
                 code: .duplicateIdentifier,
                 message: "already in the store (import with replace to overwrite): \(names.joined(separator: ", "))",
@@ -103,46 +105,90 @@ extension WaymarkStore {
         }
 
         let importedAtText = importedAt.rfc3339
-        for (region, wkb) in accepted {
-            let (kind, radius) = Self.kindAndRadius(of: region.shape)
-            if let id = existing[region.identifier] {
-                try db.execute(
-                    sql: """
-                        UPDATE regions SET kind = ?, radius = ?, properties = ?, imported_at = ?,
-                            geometry = GeomFromWKB(?, 4326)
-                        WHERE id = ?
-                        """,
-                    arguments: [kind, radius, region.propertiesJSON, importedAtText, Data(wkb), id])
+        for region in accepted {
+            let table = region.isGeographic ? "regions" : "beacon_regions"
+            var current = existing[region.identifier]
+            if let old = current, old.table != table {
+                // A geographic region replaced by a beacon region or the reverse: its state goes with it.
+                try db.execute(sql: "DELETE FROM \(old.table) WHERE id = ?", arguments: [old.id])
+                current = nil
+            }
+            if let beacon = region.beacon {
+                try store(beacon, of: region, replacing: current?.id, importedAt: importedAtText, db)
+            } else {
+                try store(geographic: region, replacing: current?.id, importedAt: importedAtText, db)
+            }
+            if existing[region.identifier] != nil {
                 report.replaced.append(region.identifier)
             } else {
-                try db.execute(
-                    sql: """
-                        INSERT INTO regions (identifier, kind, radius, properties, imported_at, geometry)
-                        VALUES (?, ?, ?, ?, ?, GeomFromWKB(?, 4326))
-                        """,
-                    arguments: [region.identifier, kind, radius, region.propertiesJSON, importedAtText, Data(wkb)])
                 report.inserted.append(region.identifier)
             }
         }
         return report
     }
 
+    private func store(geographic region: Region, replacing id: Int64?, importedAt: String, _ db: Database) throws {
+        let (kind, radius) = Self.kindAndRadius(of: region.shape)
+        let wkb = Data(Self.wkb(for: region.shape))
+        if let id {
+            try db.execute(
+                sql: """
+                    UPDATE regions SET kind = ?, radius = ?, properties = ?, imported_at = ?,
+                        geometry = GeomFromWKB(?, 4326)
+                    WHERE id = ?
+                    """,
+                arguments: [kind, radius, region.propertiesJSON, importedAt, wkb, id])
+        } else {
+            try db.execute(
+                sql: """
+                    INSERT INTO regions (identifier, kind, radius, properties, imported_at, geometry)
+                    VALUES (?, ?, ?, ?, ?, GeomFromWKB(?, 4326))
+                    """,
+                arguments: [region.identifier, kind, radius, region.propertiesJSON, importedAt, wkb])
+        }
+    }
+
+    private func store(
+        _ beacon: BeaconIdentity, of region: Region, replacing id: Int64?, importedAt: String, _ db: Database
+    ) throws {
+        let values: [(any DatabaseValueConvertible)?] = [
+            beacon.uuid.description, beacon.major.map { Int($0) }, beacon.minor.map { Int($0) }, region.propertiesJSON,
+            importedAt,
+        ]
+        if let id {
+            try db.execute(
+                sql: "UPDATE beacon_regions SET uuid = ?, major = ?, minor = ?, properties = ?, imported_at = ? WHERE id = ?",
+                arguments: StatementArguments(values + [id]))
+        } else {
+            try db.execute(
+                sql: """
+                    INSERT INTO beacon_regions (uuid, major, minor, properties, imported_at, identifier)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: StatementArguments(values + [region.identifier]))
+        }
+    }
+
+    /// The `regions` row's kind and radius; beacon regions are not stored there.
     static func kindAndRadius(of shape: RegionShape) -> (kind: String, radius: Double?) {
         switch shape {
         case .circle(_, let radius): ("circle", radius)
         case .polygons: ("polygon", nil)
+        case .beacon: ("beacon", nil)
         }
     }
 
+    /// The geometry as WKB; empty for a beacon region, which has none.
     static func wkb(for shape: RegionShape) -> [UInt8] {
         switch shape {
         case .circle(let center, _): WKB.encode(point: center)
         case .polygons(let polygons): WKB.encode(multiPolygon: polygons)
+        case .beacon: []
         }
     }
 
     /// Why `region` cannot be stored, or `nil` when it can.
-    private static func invalidityReason(of region: Region, wkb: [UInt8], _ db: Database) throws -> String? {
+    private static func invalidityReason(of region: Region, _ db: Database) throws -> String? {
         if region.identifier.isEmpty { return "the identifier is empty" }
         if let json = region.propertiesJSON,
             try Bool.fetchOne(db, sql: "SELECT json_valid(?)", arguments: [json]) != true
@@ -153,6 +199,9 @@ extension WaymarkStore {
         case .circle(let center, let radius):
             if !center.isValid { return "centre \(center.latitude), \(center.longitude) is outside WGS84 ranges" }
             if !(radius.isFinite && radius > 0) { return "radius \(radius) m is not a finite number > 0" }
+            return nil
+        case .beacon:
+            // UUID, major and minor are valid by construction; the schema checks them again.
             return nil
         case .polygons(let polygons):
             if polygons.isEmpty { return "no polygons" }
@@ -168,7 +217,7 @@ extension WaymarkStore {
                            CASE WHEN g IS NULL THEN NULL ELSE ST_IsValidReason(g) END AS reason
                     FROM (SELECT GeomFromWKB(?, 4326) AS g)
                     """,
-                arguments: [Data(wkb)])
+                arguments: [Data(wkb(for: region.shape))])
             let valid: Int? = row?["valid"]
             if valid == 1 { return nil }
             let reason: String? = row?["reason"]

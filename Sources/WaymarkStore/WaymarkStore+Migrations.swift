@@ -42,6 +42,7 @@ extension WaymarkStore {
         }
         registerHistoryMigration(in: &migrator)
         registerRegionStateMigration(in: &migrator)
+        registerBeaconRegionMigration(in: &migrator)
         registerHandlerMigration(in: &migrator)
         return migrator
     }

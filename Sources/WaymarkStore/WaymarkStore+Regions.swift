@@ -3,12 +3,17 @@ import Logging
 import WaymarkRegions
 
 extension WaymarkStore {
-    /// Every stored region, in identifier order (SQLite's binary collation: Unicode code point order).
+    /// Every stored region, geographic and beacon, in identifier order (SQLite's binary collation:
+    /// Unicode code point order).
     public func regions() throws -> [Region] {
         do {
             return try database.read { db in
-                try RegionRecord.fetchAll(db, sql: "SELECT \(RegionRecord.columns) FROM regions ORDER BY identifier")
+                let geographic = try RegionRecord.fetchAll(db, sql: "SELECT \(RegionRecord.columns) FROM regions ORDER BY identifier")
                     .map { try $0.region() }
+                let beacons = try BeaconRegionRecord.fetchAll(
+                    db, sql: "SELECT \(BeaconRegionRecord.columns) FROM beacon_regions ORDER BY identifier"
+                ).map { try $0.region() }
+                return Self.merged(geographic, beacons)
             }
         } catch {
             throw storeError(error, doing: "loading the regions")
@@ -22,6 +27,10 @@ extension WaymarkStore {
                 try RegionRecord.fetchOne(
                     db, sql: "SELECT \(RegionRecord.columns) FROM regions WHERE identifier = ?", arguments: [identifier]
                 )?.region()
+                    ?? BeaconRegionRecord.fetchOne(
+                        db, sql: "SELECT \(BeaconRegionRecord.columns) FROM beacon_regions WHERE identifier = ?",
+                        arguments: [identifier]
+                    )?.region()
             }
         } catch {
             throw storeError(error, doing: "loading region '\(identifier)'")
@@ -34,7 +43,9 @@ extension WaymarkStore {
         do {
             let removed = try database.write { db in
                 try db.execute(sql: "DELETE FROM regions WHERE identifier = ?", arguments: [identifier])
-                return db.changesCount > 0
+                let geographic = db.changesCount
+                try db.execute(sql: "DELETE FROM beacon_regions WHERE identifier = ?", arguments: [identifier])
+                return geographic + db.changesCount > 0
             }
             if removed { logger.info("Removed region", metadata: ["region.id": "\(identifier)"]) }
             return removed
@@ -43,12 +54,33 @@ extension WaymarkStore {
         }
     }
 
-    /// The number of stored regions.
+    /// The number of stored regions, geographic and beacon.
     public func regionCount() throws -> Int {
         do {
-            return try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM regions") ?? 0 }
+            return try database.read {
+                try Int.fetchOne($0, sql: "SELECT (SELECT count(*) FROM regions) + (SELECT count(*) FROM beacon_regions)") ?? 0
+            }
         } catch {
             throw storeError(error, doing: "counting the regions")
         }
+    }
+
+    /// Two identifier-ordered lists as one, in SQLite's binary order (UTF-8 bytes).
+    private static func merged(_ a: [Region], _ b: [Region]) -> [Region] {
+        guard !b.isEmpty else { return a }
+        var result: [Region] = []
+        result.reserveCapacity(a.count + b.count)
+        var i = 0
+        var k = 0
+        while i < a.count || k < b.count {
+            if k == b.count || (i < a.count && a[i].identifier.utf8.lexicographicallyPrecedes(b[k].identifier.utf8)) {
+                result.append(a[i])
+                i += 1
+            } else {
+                result.append(b[k])
+                k += 1
+            }
+        }
+        return result
     }
 }

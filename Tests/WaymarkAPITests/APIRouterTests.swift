@@ -172,6 +172,35 @@ import WaymarkStore
         }
     }
 
+    @Test func beaconRegionsGoThroughTheSameRoutes() async throws {
+        let backend = FakeBackend(regions: FakeBackend.sampleRegions + [FakeBackend.beaconRegion])
+        try await Self.withClient(backend) { client in
+            let list = try Self.json(try await client.execute(uri: "/v1/regions", method: .get).body)
+            let tag = try #require((list["regions"] as? [[String: Any]])?.last)
+            #expect(tag["kind"] as? String == "beacon")
+            let beacon = try #require(tag["beacon"] as? [String: Any])
+            #expect(beacon["uuid"] as? String == "8DEEFBB9-F738-4297-8040-96668BB44281")
+            #expect(beacon["major"] as? Int == 42)
+            #expect(beacon["minor"] is NSNull)
+            // The feature reads back to the same region: geometry null, properties as imported.
+            let feature = try await client.execute(uri: "/v1/regions/bike-tag", method: .get)
+            #expect(
+                String(buffer: feature.body)
+                    == #"{"type":"Feature","id":"bike-tag","geometry":null,"properties":{"beacon":{"uuid":"8DEEFBB9-F738-4297-8040-96668BB44281","major":42},"exitTimeout":60}}"#)
+            let created = try await client.execute(uri: "/v1/regions", method: .post, body: ByteBuffer(string: Self.beaconBody))
+            #expect(created.status == .created)
+            let bad = try await client.execute(
+                uri: "/v1/regions", method: .post,
+                body: ByteBuffer(string: #"{"type":"Feature","id":"x","geometry":null,"properties":{"beacon":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","minor":70000}}}"#))
+            #expect(bad.status == .badRequest)
+            let error = try Self.error(bad)
+            #expect(error.message.contains("request body:1:122: properties.beacon.minor"), "\(error.message)")
+        }
+        #expect(backend.state.withLock { $0.regions.last?.beacon?.minor } == 2)
+    }
+
+    static let beaconBody = #"{"type":"Feature","id":"hut-post","geometry":null,"properties":{"beacon":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2}}}"#
+
     static let importBody = """
         {"type":"FeatureCollection","features":[
           {"type":"Feature","properties":{"name":"school","radius":80},"geometry":{"type":"Point","coordinates":[4.1,52.1]}},

@@ -177,6 +177,10 @@ final class FakeBackend: DaemonBackend {
     func handlers() async -> [String] { [#"{"name":"logger","state":"suspended"}"#] }
     func reloadHandlers() async throws {}
     func handler(_ command: HandlerCommand, name: String) async throws -> Bool { name == "logger" }
+    static let beaconRegion = Region(
+        identifier: "bike-tag",
+        shape: .beacon(BeaconIdentity(uuid: BeaconUUID("8DEEFBB9-F738-4297-8040-96668BB44281")!, major: 42)),
+        propertiesJSON: #"{"beacon":{"uuid":"8DEEFBB9-F738-4297-8040-96668BB44281","major":42},"exitTimeout":60}"#)
 
     static let sampleStatus = DaemonStatus(
         version: "0.1.0-test", uptime: 12.5,

@@ -37,7 +37,12 @@ import WaymarkTestSupport
         .init(method: .post, template: "/v1/regions", uri: "/v1/regions?replace=true", body: APIRouterTests.importBody),
         .init(method: .post, template: "/v1/regions", uri: "/v1/regions", body: "{\"type\":\"Feature\",\n\"geometry\":null}"),
         .init(method: .post, template: "/v1/regions", uri: "/v1/regions", body: String(repeating: " ", count: 5000)),
+        .init(method: .post, template: "/v1/regions", uri: "/v1/regions", body: APIRouterTests.beaconBody),
+        .init(
+            method: .post, template: "/v1/regions", uri: "/v1/regions",
+            body: #"{"type":"Feature","id":"x","geometry":null,"properties":{"beacon":{"uuid":"E2C56DB5","major":1}}}"#),
         .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/park"),
+        .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/bike-tag"),
         .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/block"),
         .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/a%20b"),
         .init(method: .get, template: "/v1/regions/{id}", uri: "/v1/regions/missing"),
@@ -56,7 +61,13 @@ import WaymarkTestSupport
     ]
 
     @Test func serverConformsToTheDocument() async throws {
-        let backend = FakeBackend()
+        let backend = FakeBackend(regions: FakeBackend.sampleRegions + [FakeBackend.beaconRegion])
+        backend.state.withLock {
+            $0.status.beaconSource = DaemonStatus.BeaconSource(
+                kind: .bluetooth, description: "bluetooth", scanning: false,
+                lastError: "no Bluetooth adapter: /sys/class/bluetooth is empty", scanInterval: 0.1, scanWindow: 0.05,
+                advertisements: 3, ignored: ["otherManufacturer": 2])
+        }
         backend.state.withLock { $0.scriptedLive = [FakeBackend.fix(70, latitude: 1, longitude: 2)] }
         let configuration = APIServer.Configuration(socketPath: "/unused", maximumBodySize: 4096)
         let open = Application(router: APIServer.makeRouter(backend: backend, configuration: configuration))

@@ -123,19 +123,24 @@ func monitoringOptions() throws {
 
 @Test("bad features: code, JSON path, line:column and message", arguments: badFeatures)
 func badFeature(_ c: BadFeature) throws {
-    let text = collection(c.feature)
+    try expectLine3Error(collection(c.feature), code: c.code, path: c.path, at: c.at, message: c.message)
+}
+
+/// Decodes `text` as `bad.geojson` and checks the error: its code, JSON path, feature 1, and a
+/// location on line 3 at the first occurrence of `at` there.
+func expectLine3Error(_ text: String, code: GeoJSONError.Code, path: String, at: String, message: String) throws {
     let line3 = text.split(separator: "\n", omittingEmptySubsequences: false)[2]
-    let column = try #require(line3.firstRange(of: c.at)).lowerBound.utf16Offset(in: line3) - line3.startIndex.utf16Offset(in: line3) + 1
+    let column = try #require(line3.firstRange(of: at)).lowerBound.utf16Offset(in: line3) - line3.startIndex.utf16Offset(in: line3) + 1
     do {
         _ = try GeoJSONRegionDecoder().decode(Array(text.utf8), file: "bad.geojson")
         Issue.record("accepted a bad feature")
     } catch {
-        #expect(error.code == c.code)
-        #expect(error.path == c.path)
+        #expect(error.code == code)
+        #expect(error.path == path)
         #expect(error.featureIndex == 1)
         #expect(error.location == SourceLocation(file: "bad.geojson", line: 3, column: column))
-        #expect(error.message.contains(c.message), "\(error.message)")
-        #expect(error.description.hasPrefix("bad.geojson:3:\(column): \(c.path)"), "\(error.description)")
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(error.description.hasPrefix("bad.geojson:3:\(column): \(path)"), "\(error.description)")
     }
 }
 

@@ -29,6 +29,8 @@ enum Reference {
             return polygons.contains { polygon in
                 pnpoly(polygon.exterior, p) && !polygon.holes.contains { pnpoly($0, p) }
             }
+        case .beacon:
+            return false
         }
     }
 

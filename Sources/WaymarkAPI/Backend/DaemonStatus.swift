@@ -30,6 +30,61 @@ public struct DaemonStatus: Sendable, Equatable {
         }
     }
 
+    /// Where beacon advertisements come from (SEMANTICS §3): a Bluetooth adapter's scan, with
+    /// the interval and window the power ledger charges (receive current × window ÷ interval),
+    /// or a replay file.
+    public struct BeaconSource: Sendable, Equatable {
+        public enum Kind: String, Sendable, Equatable {
+            /// A Bluetooth LE adapter through a raw HCI socket.
+            case bluetooth
+            /// A beacon replay file (JSON Lines).
+            case replay
+        }
+
+        public var kind: Kind
+        /// `bluetooth:hci0`, `replay:beacons.jsonl`.
+        public var description: String
+        /// Whether advertisements are being received (adapter scanning, replay running).
+        public var scanning: Bool
+        /// Why it is not, e.g. "no Bluetooth adapter: /sys/class/bluetooth is empty".
+        public var lastError: String?
+        /// Bluetooth only: seconds between scan windows, seconds of each window.
+        public var scanInterval: Double?
+        public var scanWindow: Double?
+        /// iBeacon advertisements received.
+        public var advertisements: Int
+        /// Frames that were not iBeacons, by reason (otherManufacturer, truncated, …).
+        public var ignored: [String: Int]
+
+        public init(
+            kind: Kind, description: String, scanning: Bool, lastError: String? = nil, scanInterval: Double? = nil,
+            scanWindow: Double? = nil, advertisements: Int = 0, ignored: [String: Int] = [:]
+        ) {
+            self.kind = kind
+            self.description = description
+            self.scanning = scanning
+            self.lastError = lastError
+            self.scanInterval = scanInterval
+            self.scanWindow = scanWindow
+            self.advertisements = advertisements
+            self.ignored = ignored
+        }
+
+        var json: String {
+            var w = JSONObjectWriter()
+            w.add("kind", kind.rawValue)
+            w.add("description", description)
+            w.add("scanning", scanning)
+            w.add("lastError", lastError)
+            w.add("scanInterval", scanInterval)
+            w.add("scanWindow", scanWindow)
+            w.add("dutyCycle", scanInterval.flatMap { interval in scanWindow.map { $0 / interval } })
+            w.add("advertisements", advertisements)
+            w.addRaw("ignored", SubscriptionStatus.object(ignored))
+            return w.object
+        }
+    }
+
     /// Names of the counters the daemon reports; others may be added and are exported too.
     public enum Counter {
         public static let fixesRecorded = "fixesRecorded"
@@ -42,6 +97,8 @@ public struct DaemonStatus: Sendable, Equatable {
         public static let handlersFailed = "handlersFailed"
         /// Events written to handlers' queues.
         public static let handlerEventsQueued = "handlerEventsQueued"
+        /// iBeacon advertisements from the beacon source.
+        public static let advertisementsReceived = "advertisementsReceived"
     }
 
     /// The daemon's version, e.g. `0.3.0`.
@@ -59,11 +116,15 @@ public struct DaemonStatus: Sendable, Equatable {
     public var counters: [String: Int]
     /// The location-service subscriptions the daemon runs, in configuration order.
     public var subscriptions: [SubscriptionStatus]
+    /// The beacon source, when one is configured.
+    public var beaconSource: BeaconSource?
 
     public init(
         version: String, uptime: Double, source: Source, lastFix: HistoryEntry? = nil, databasePath: String,
-        regionCount: Int, counters: [String: Int] = [:], subscriptions: [SubscriptionStatus] = []
+        regionCount: Int, counters: [String: Int] = [:], subscriptions: [SubscriptionStatus] = [],
+        beaconSource: BeaconSource? = nil
     ) {
+        self.beaconSource = beaconSource
         self.version = version
         self.uptime = uptime
         self.source = source
@@ -75,7 +136,8 @@ public struct DaemonStatus: Sendable, Equatable {
     }
 
     /// The `GET /v1/status` body: `{"version":…,"uptimeSeconds":…,"source":{…},"lastFix":{…}|null,
-    /// "databasePath":…,"regionCount":…,"counters":{…},"subscriptions":[…]}` with counters sorted by name.
+    /// "databasePath":…,"regionCount":…,"counters":{…},"subscriptions":[…],"beaconSource":{…}|null}` with
+    /// counters sorted by name.
     public var json: String {
         var s = JSONObjectWriter()
         s.add("kind", source.kind.rawValue)
@@ -92,6 +154,7 @@ public struct DaemonStatus: Sendable, Equatable {
         w.add("regionCount", regionCount)
         w.addRaw("counters", SubscriptionStatus.object(counters))
         w.addRaw("subscriptions", "[" + subscriptions.map(\.json).joined(separator: ",") + "]")
+        w.addRaw("beaconSource", beaconSource?.json ?? "null")
         return w.object
     }
 }

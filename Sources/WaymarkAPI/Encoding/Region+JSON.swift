@@ -19,6 +19,9 @@ extension Region {
         case .polygons(let polygons):
             w.add("kind", "polygons")
             w.add("polygonCount", polygons.count)
+        case .beacon(let beacon):
+            w.add("kind", "beacon")
+            w.addRaw("beacon", beacon.json)
         }
         w.addRaw("properties", propertiesJSON ?? "null")
         return w.object
@@ -26,15 +29,23 @@ extension Region {
 
     /// The region as a GeoJSON Feature (RFC 7946) that `POST /v1/regions` reads back to the same
     /// region: a circle is a Point with `properties.radius` in metres; one polygon a Polygon,
-    /// several a MultiPolygon. `id` is the identifier.
+    /// several a MultiPolygon; a beacon region has `geometry: null` and `properties.beacon`.
+    /// `id` is the identifier.
     var featureJSON: String {
         var geometry = JSONObjectWriter()
         var properties = propertiesJSON ?? "{}"
         switch shape {
+        case .beacon(let beacon):
+            var w = JSONObjectWriter()
+            w.add("type", "Feature")
+            w.add("id", identifier)
+            w.addRaw("geometry", "null")
+            w.addRaw("properties", Self.adding("beacon", beacon.json, to: properties))
+            return w.object
         case .circle(let center, let radius):
             geometry.add("type", "Point")
             geometry.addRaw("coordinates", Self.position(center))
-            properties = Self.adding(radius: radius, to: properties)
+            properties = Self.adding("radius", JSONObjectWriter.number(radius), to: properties)
         case .polygons(let polygons) where polygons.count == 1:
             geometry.add("type", "Polygon")
             geometry.addRaw("coordinates", Self.rings(polygons[0]))
@@ -59,14 +70,27 @@ extension Region {
         return "[" + rings.map { "[" + $0.map(position).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
     }
 
-    /// `properties` with a `radius` member: as stored when it has one, else with it prepended.
-    private static func adding(radius: Double, to properties: String) -> String {
+    /// `properties` with a member `key` (JSON text `value`): as stored when it has one, else
+    /// with it prepended.
+    private static func adding(_ key: String, _ value: String, to properties: String) -> String {
+        let member = JSONObjectWriter.quoted(key) + ":" + value
         guard let node = try? JSONParser.parse(Array(properties.utf8)), case .object(let members) = node.value else {
-            return "{\"radius\":" + JSONObjectWriter.number(radius) + "}"
+            return "{" + member + "}"
         }
-        if members.contains(where: { $0.key == "radius" }) { return properties }
+        if members.contains(where: { $0.key == key }) { return properties }
         let rest = properties.drop(while: { $0 != "{" }).dropFirst()
         let separator = members.isEmpty ? "" : ","
-        return "{\"radius\":" + JSONObjectWriter.number(radius) + separator + rest
+        return "{" + member + separator + rest
+    }
+}
+
+extension BeaconIdentity {
+    /// `{"uuid":…,"major":…,"minor":…}`, major and minor null when any.
+    var json: String {
+        var w = JSONObjectWriter()
+        w.add("uuid", uuid.description)
+        w.add("major", major.map(Double.init))
+        w.add("minor", minor.map(Double.init))
+        return w.object
     }
 }

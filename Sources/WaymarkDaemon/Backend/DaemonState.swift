@@ -28,7 +28,7 @@ struct DaemonState: DaemonBackend {
             lastFix: snapshot.lastFix,
             databasePath: store.path ?? ":memory:",
             regionCount: await pipeline.regionCount,
-            counters: snapshot.counters, subscriptions: snapshot.subscriptions)
+            counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource)
     }
 
     func lastFix() async throws -> HistoryEntry? {
@@ -48,13 +48,13 @@ struct DaemonState: DaemonBackend {
 
     func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport {
         let report = try store.importRegions(regions, replace: replace)
-        await pipeline.adopt(RegionMonitor(regions: try store.regions()))
+        await pipeline.adopt(try store.regions())
         return report
     }
 
     func removeRegion(identifier: String) async throws -> Bool {
         let removed = try store.removeRegion(identifier: identifier)
-        if removed { await pipeline.adopt(RegionMonitor(regions: try store.regions())) }
+        if removed { await pipeline.adopt(try store.regions()) }
         return removed
     }
 

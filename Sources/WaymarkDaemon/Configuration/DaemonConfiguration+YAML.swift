@@ -81,6 +81,18 @@ extension DaemonConfiguration {
                     default: throw reader.unknown(key, in: "handlers", known: ["socket_directory", "log_directory", "max_suspended"])
                     }
                 }
+            case "bluetooth":
+                var settings = BluetoothSettings()
+                for (key, value) in try reader.mapping(section, key: "bluetooth") {
+                    switch key.string {
+                    case "adapter": settings.adapter = try reader.string(value, key: "bluetooth.adapter")
+                    case "scan_interval": settings.scan.interval = try reader.positive(value, key: "bluetooth.scan_interval")
+                    case "scan_window": settings.scan.window = try reader.positive(value, key: "bluetooth.scan_window")
+                    default: throw reader.unknown(key, in: "bluetooth", known: ["adapter", "scan_interval", "scan_window"])
+                    }
+                }
+                if let problem = settings.scan.problem { throw reader.error(section, key: "bluetooth", problem) }
+                configuration.bluetooth = settings
             case "subscriptions":
                 configuration.subscriptions = try reader.subscriptions(section)
             case "log":
@@ -96,7 +108,7 @@ extension DaemonConfiguration {
                     }
                 }
             default:
-                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "subscriptions", "log"])
+                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "subscriptions", "log"])
             }
         }
         return configuration
@@ -120,7 +132,7 @@ struct ConfigurationReader {
 
     func mapping(_ node: Node, key: String?) throws(ConfigurationError) -> [(Node.Scalar, Node)] {
         guard case .mapping(let mapping) = node else {
-            throw error(node, key: key, key == nil ? "the file must be a mapping of sections (store:, gpsd:, api:, regions:, subscriptions:, log:)" : "must be a mapping of keys")
+            throw error(node, key: key, key == nil ? "the file must be a mapping of sections (store:, gpsd:, api:, regions:, bluetooth:, subscriptions:, log:)" : "must be a mapping of keys")
         }
         var pairs: [(Node.Scalar, Node)] = []
         for (keyNode, value) in mapping {

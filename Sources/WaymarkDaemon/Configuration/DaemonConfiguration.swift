@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WaymarkBeacons
 
 /// Everything `waymark serve` can be told, from the configuration file and then command-line
 /// flags (flags win). `docs/configuration.md` documents every key; defaults are listed here.
@@ -44,8 +45,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var maximumSuspendedHandlers = 8
     /// `log.level`: trace, debug, info, notice, warning, error, critical (default info).
     public var logLevel: Logger.Level = .info
-    /// Replay a GPX track instead of reading gpsd (command line only).
+    /// Replay a GPX track instead of reading gpsd, and/or a beacon replay file (command line only).
     public var replay: ReplaySettings?
+    /// `bluetooth`: scan for iBeacons with a Bluetooth LE adapter; nil: no Bluetooth source.
+    public var bluetooth: BluetoothSettings?
 
     public init(database: String, socketPath: String) {
         self.database = database
@@ -53,17 +56,35 @@ public struct DaemonConfiguration: Sendable, Equatable {
     }
 }
 
-/// `waymark serve --replay`: the daemon's pipeline fed from a GPX track.
+/// `waymark serve --replay TRACK` / `--beacons FILE`: the daemon's pipeline fed from a GPX
+/// track (instead of gpsd) and/or a beacon replay file, merged by time.
 public struct ReplaySettings: Sendable, Equatable {
-    public var trackPath: String
+    /// The GPX track; nil: fixes come from gpsd.
+    public var trackPath: String?
+    /// The beacon replay file (docs/beacons.md); nil: none.
+    public var beaconPath: String?
     /// Speed factor against the track's clock; `nil` as fast as possible.
     public var speed: Double?
     /// Stop the daemon when the track ends (tests, batch imports) instead of serving on.
     public var exitWhenDone: Bool
 
-    public init(trackPath: String, speed: Double?, exitWhenDone: Bool) {
+    public init(trackPath: String?, beaconPath: String? = nil, speed: Double?, exitWhenDone: Bool) {
         self.trackPath = trackPath
+        self.beaconPath = beaconPath
         self.speed = speed
         self.exitWhenDone = exitWhenDone
+    }
+}
+
+/// `bluetooth.*`: the adapter that scans for iBeacons, and how.
+public struct BluetoothSettings: Sendable, Equatable {
+    /// `bluetooth.adapter`: `hci0`, …; nil: the first adapter.
+    public var adapter: String?
+    /// `bluetooth.scan_interval` / `bluetooth.scan_window`, seconds (default 0.1 / 0.05).
+    public var scan: ScanParameters
+
+    public init(adapter: String? = nil, scan: ScanParameters = .default) {
+        self.adapter = adapter
+        self.scan = scan
     }
 }

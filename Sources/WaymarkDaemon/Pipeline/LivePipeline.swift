@@ -1,19 +1,27 @@
 import Foundation
 import Logging
 import WaymarkAPI
+import WaymarkBeacons
 import WaymarkCore
 import WaymarkHandlers
 import WaymarkRegions
 import WaymarkServices
 import WaymarkStore
 
-/// The daemon's single path for fixes, live or replayed: source event → store → region engine
-/// and each configured subscription's services → events in the store → live subscribers. One actor, so fixes are handled strictly in order.
+/// The daemon's single path for fixes and beacon advertisements, live or replayed: source event →
+/// store → region engine, beacon monitor and each configured subscription's services → events
+/// in the store → live subscribers. One actor, so events are handled strictly in order.
 public actor LivePipeline {
     private let store: WaymarkStore
     private let feed: LiveFeed
     private let logger: Logger
     private var monitor: RegionMonitor
+    /// Beacon regions (SEMANTICS §3), fed by the beacon source; its state is saved like the
+    /// geographic one's.
+    private var beaconMonitor: BeaconMonitor
+    /// The last beacon time at which inside regions' last sightings were saved.
+    private var beaconSightingsSaved: Timestamp?
+    private var beaconSource: DaemonStatus.BeaconSource?
     private var source: SourceStatus
     private var counters: [String: Int] = [:]
     private var lastFix: HistoryEntry?
@@ -47,8 +55,10 @@ public actor LivePipeline {
         self.store = store
         self.feed = feed
         self.logger = logger
-        self.monitor = RegionMonitor(regions: regions)
+        self.monitor = RegionMonitor(regions: regions.filter(\.isGeographic))
         monitor.restore(savedStates)
+        self.beaconMonitor = BeaconMonitor(regions: regions)
+        beaconMonitor.restore(savedStates)
         self.source = SourceStatus(kind: sourceKind, description: sourceDescription)
     }
 
@@ -69,6 +79,8 @@ public actor LivePipeline {
             recordGap(time: time ?? Timestamp.now, reason: reason)
         case .fix(let fix):
             handle(fix)
+        case .advertisement(let advertisement):
+            handle(advertisement)
         }
     }
 
@@ -143,7 +155,10 @@ public actor LivePipeline {
         var changed = update.established ?? []
         for transition in update.transitions where !transition.crossed { changed.append(transition.regionIndex) }
         guard !changed.isEmpty else { return }
-        let states = Set(changed).sorted().compactMap { monitor.savedState(ofRegionAt: Int($0)) }
+        save(Set(changed).sorted().compactMap { monitor.savedState(ofRegionAt: Int($0)) }, at: time)
+    }
+
+    private func save(_ states: [SavedRegionState], at time: Timestamp) {
         do {
             try store.saveRegionStates(states, at: time)
         } catch {
@@ -152,37 +167,86 @@ public actor LivePipeline {
         }
     }
 
-    @discardableResult
-    private func record(_ transition: RegionTransition) -> String {
-        let json = RegionRecords.transition(transition)
-        let time = transition.fix.time!
+    /// Stores an event, counts it and streams it live.
+    private func record(event: StoredEvent) {
         do {
-            try store.recordEvent(StoredEvent(
-                time: time, kind: "region", region: transition.identifier, transition: transition.kind.rawValue,
-                coordinate: transition.fix.coordinate, record: json))
+            try store.recordEvent(event)
         } catch {
-            logger.error("Cannot record an event", metadata: ["error": "\(error)", "region.id": "\(transition.identifier)"])
+            logger.error("Cannot record an event", metadata: ["error": "\(error)", "kind": "\(event.kind)", "region.id": "\(event.region ?? "-")"])
             count("storeErrors")
         }
         count(DaemonStatus.Counter.eventsRecorded)
+        feed.publish(HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.record))
+    }
+
+    /// Records a region transition; returns its JSON record (handlers get the same).
+    @discardableResult
+    private func record(_ transition: RegionTransition) -> String {
+        let time = transition.fix.time!
+        let json = RegionRecords.transition(transition)
+        record(event: StoredEvent(
+            time: time, kind: "region", region: transition.identifier, transition: transition.kind.rawValue,
+            coordinate: transition.fix.coordinate, record: json))
         logger.info(
             "Region \(transition.kind.rawValue)",
             metadata: ["region.id": "\(transition.identifier)", "time": "\(time.rfc3339)"])
-        feed.publish(HistoryEntry(kind: "event", time: time, coordinate: transition.fix.coordinate, json: json))
         return json
     }
 
-    private func record(_ record: LocationRecord) {
-        let json = record.json
-        do {
-            try store.recordEvent(StoredEvent(time: record.time, kind: record.kind, coordinate: record.coordinate, record: json))
-        } catch {
-            logger.error("Cannot record an event", metadata: ["error": "\(error)", "kind": "\(record.kind)"])
-            count("storeErrors")
+    /// An advertisement through the beacon monitor: transitions recorded as `beacon` events,
+    /// states saved at each change, and inside regions' last sightings at most every
+    /// `sightingSaveInterval` of beacon time, so a restart neither loses an exit nor invents one.
+    private func handle(_ advertisement: BeaconAdvertisement) {
+        count(DaemonStatus.Counter.advertisementsReceived)
+        beaconSource?.advertisements += 1
+        record(beaconMonitor.process(advertisement), time: advertisement.time)
+    }
+
+    /// Lets beacon time pass without an advertisement (the live source's clock): exits fall due.
+    func advanceBeacons(to time: Timestamp) {
+        record(beaconMonitor.advance(to: time), time: time)
+    }
+
+    /// Seconds of beacon time between saves of inside regions' last sightings.
+    static let sightingSaveInterval = 10.0
+
+    private func record(_ update: BeaconUpdate, time: Timestamp) {
+        for transition in update.transitions where transition.notifies { record(transition) }
+        var changed = update.changedRegions
+        if let saved = beaconSightingsSaved, time.seconds(since: saved) < Self.sightingSaveInterval {
+            if changed.isEmpty { return }
+        } else {
+            beaconSightingsSaved = time
+            changed += beaconMonitor.insideRegions
         }
-        count(DaemonStatus.Counter.eventsRecorded)
+        save(Set(changed).sorted().compactMap { beaconMonitor.savedState(ofRegionAt: Int($0)) }, at: time)
+    }
+
+    private func record(_ transition: BeaconTransition) {
+        record(event: StoredEvent(
+            time: transition.time, kind: "beacon", region: transition.identifier, transition: transition.kind.rawValue,
+            record: BeaconRecords.transition(transition)))
+        logger.info(
+            "Beacon region \(transition.kind.rawValue)",
+            metadata: ["region.id": "\(transition.identifier)", "time": "\(transition.time.rfc3339)"])
+    }
+
+    /// The beacon source's status, as its service reports it; counts are kept here.
+    func beaconSourceChanged(_ status: DaemonStatus.BeaconSource) {
+        var next = status
+        next.advertisements = beaconSource?.advertisements ?? 0
+        next.ignored = beaconSource?.ignored ?? [:]
+        beaconSource = next
+    }
+
+    /// Frames the beacon source ignored, by reason (its decoder's running totals).
+    func beaconSourceIgnored(_ ignored: [String: Int]) {
+        beaconSource?.ignored = ignored
+    }
+
+    private func record(_ record: LocationRecord) {
+        self.record(event: StoredEvent(time: record.time, kind: record.kind, coordinate: record.coordinate, record: record.json))
         logger.debug("Location service record", metadata: ["kind": "\(record.kind)", "time": "\(record.time.rfc3339)"])
-        feed.publish(HistoryEntry(kind: "event", time: record.time, coordinate: record.coordinate, json: json))
     }
 
     /// Releases what subscriptions still hold (deferred batches): at the end of a replayed
@@ -217,34 +281,55 @@ public actor LivePipeline {
         count(DaemonStatus.Counter.fixesDropped + "." + reason)
     }
 
-    /// Monitors the regions of `fresh` from now on (build it outside the actor: a large index
-    /// takes a while, and fixes keep flowing meanwhile). States come from the store, which has
-    /// every confirmed change: regions whose geometry is unchanged carry on, new or reshaped ones
-    /// start unknown and the next fix establishes them with no event (SEMANTICS §3).
-    func adopt(_ fresh: RegionMonitor) {
+    /// Monitors `regions`, geographic and beacon, from now on. The engines are built outside the
+    /// actor (a large index takes a while, and fixes keep flowing meanwhile).
+    nonisolated func adopt(_ regions: [Region]) async {
+        let geographic = RegionMonitor(regions: regions.filter(\.isGeographic))
+        let beacons = BeaconMonitor(regions: regions)
+        await adopt(geographic, beacons)
+    }
+
+    /// States come from the store, which has every confirmed change: regions whose geometry is
+    /// unchanged carry on, new or reshaped ones start unknown and the next fix establishes them
+    /// with no event (SEMANTICS §3). Beacon regions whose identity is unchanged carry their live
+    /// state over (with the latest sighting, which the store has only to within 10 s).
+    private func adopt(_ fresh: RegionMonitor, _ freshBeacons: BeaconMonitor) {
         var next = fresh
+        var nextBeacons = freshBeacons
+        let identities = Dictionary(freshBeacons.regions.map { ($0.identifier, $0.beacon) }, uniquingKeysWith: { a, _ in a })
+        nextBeacons.restore(beaconMonitor.regions.indices.compactMap { index in
+            let region = beaconMonitor.regions[index]
+            guard identities[region.identifier] == region.beacon else { return nil }
+            return beaconMonitor.savedState(ofRegionAt: index)
+        })
         do {
-            next.restore(try store.regionStates())
+            let saved = try store.regionStates()
+            next.restore(saved)
+            nextBeacons.restore(saved)
         } catch {
             logger.error("Cannot read saved region states; regions start unknown", metadata: ["error": "\(error)"])
         }
         monitor = next
-        logger.notice("Regions reloaded", metadata: ["regions": "\(monitor.index.count)"])
+        beaconMonitor = nextBeacons
+        logger.notice(
+            "Regions reloaded", metadata: ["regions": "\(monitor.index.count)", "beaconRegions": "\(beaconMonitor.regions.count)"])
         updateWatching()
     }
 
-    /// Inside, outside, or unknown (no fix since the region was loaded); nil if not monitored.
+    /// Inside, outside, or unknown (no fix, or for a beacon region no sighting or timeout, since
+    /// the region was loaded); nil if not monitored.
     func regionState(identifier: String) -> RegionStateInfo? {
         let index = monitor.index
-        guard let position = (0..<index.count).first(where: { index.identifier(at: $0) == identifier }) else { return nil }
-        switch monitor.state(ofRegionAt: position) {
-        case .unknown: return RegionStateInfo(identifier: identifier, state: "unknown", since: nil)
-        case .inside(let since): return RegionStateInfo(identifier: identifier, state: "inside", since: since)
-        case .outside(let since): return RegionStateInfo(identifier: identifier, state: "outside", since: since)
+        if let position = (0..<index.count).first(where: { index.identifier(at: $0) == identifier }) {
+            return RegionStateInfo(identifier: identifier, monitor.state(ofRegionAt: position))
         }
+        if let position = beaconMonitor.regions.firstIndex(where: { $0.identifier == identifier }) {
+            return RegionStateInfo(identifier: identifier, beaconMonitor.state(ofRegionAt: position))
+        }
+        return nil
     }
 
-    var regionCount: Int { monitor.index.count }
+    var regionCount: Int { monitor.index.count + beaconMonitor.regions.count }
 
     /// Whether anything needs fixes now: recording, monitored regions, a subscription, or a live
     /// subscriber. When nothing does, the source is told to stop (gpsd: WATCH_DISABLE) so the
@@ -273,8 +358,21 @@ public actor LivePipeline {
         watchingChanged?(needed)
     }
 
-    func snapshot() -> (source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?, subscriptions: [SubscriptionStatus]) {
-        (source, counters, lastFix, subscriptions.map(\.status))
+    func snapshot() -> (
+        source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?, subscriptions: [SubscriptionStatus],
+        beaconSource: DaemonStatus.BeaconSource?
+    ) {
+        (source, counters, lastFix, subscriptions.map(\.status), beaconSource)
+    }
+}
+
+extension RegionStateInfo {
+    init(identifier: String, _ state: RegionState) {
+        switch state {
+        case .unknown: self.init(identifier: identifier, state: "unknown", since: nil)
+        case .inside(let since): self.init(identifier: identifier, state: "inside", since: since)
+        case .outside(let since): self.init(identifier: identifier, state: "outside", since: since)
+        }
     }
 }
 

@@ -1,6 +1,8 @@
+import WaymarkBeacons
 import WaymarkCore
 
-/// What a fix source tells the pipeline: gpsd live, or a GPX track replayed.
+/// What a source tells the pipeline: gpsd live, a GPX track replayed, a Bluetooth adapter or a
+/// beacon replay file.
 public enum SourceEvent: Sendable, Equatable {
     /// The source is delivering (gpsd connected; a replay started). The text names it.
     case connected(String)
@@ -10,4 +12,6 @@ public enum SourceEvent: Sendable, Equatable {
     case gap(time: Timestamp?, reason: String)
     /// The source stopped delivering (gpsd went away) and why; it will be retried.
     case disconnected(String)
+    /// An iBeacon advertisement (beacon sources).
+    case advertisement(BeaconAdvertisement)
 }

@@ -17,7 +17,7 @@ struct RegionReloadService: Service {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             logger.notice("SIGHUP: reloading regions")
             do {
-                await pipeline.adopt(RegionMonitor(regions: try loader.load()))
+                await pipeline.adopt(try loader.load())
             } catch {
                 logger.error("Regions not reloaded; the previous ones stay in force", metadata: ["error": "\(error)"])
             }

@@ -1,11 +1,13 @@
 import Logging
 import ServiceLifecycle
+import WaymarkAPI
 import WaymarkCore
 import WaymarkSources
 
-/// Feeds the pipeline from a GPX track (`waymark serve --replay`), at the track's pace times a
-/// factor or as fast as possible, so everything that works live can be tested by replay.
-/// When the track ends the daemon serves on, or shuts down if `exitWhenDone`.
+/// Feeds the pipeline from a GPX track (`waymark serve --replay`) and/or a beacon replay file
+/// (`--beacons`), merged by time, at the recording's pace times a factor or as fast as possible,
+/// so everything that works live can be tested by replay. When both end the daemon serves on,
+/// or shuts down if `exitWhenDone`.
 struct ReplayFeedService: Service {
     let settings: ReplaySettings
     let pipeline: LivePipeline
@@ -15,18 +17,33 @@ struct ReplayFeedService: Service {
     let logger: Logger
 
     func run() async throws {
-        var source = try GPXFixSource(path: settings.trackPath)
+        var timeline = try ReplayTimeline(trackPath: settings.trackPath, beaconPath: settings.beaconPath)
         var pacer = settings.speed.map { ReplayPacer(clock: ContinuousClock(), factor: $0) }
-        await pipeline.handle(.connected("replay \(settings.trackPath)"))
+        if let track = settings.trackPath { await pipeline.handle(.connected("replay \(track)")) }
+        if let beacons = settings.beaconPath {
+            await pipeline.beaconSourceChanged(.init(kind: .replay, description: "replay:\(beacons)", scanning: true))
+        }
         if let resumeAfter { logger.notice("Resuming the replay after the last recorded fix", metadata: ["time": "\(resumeAfter.rfc3339)"]) }
-        while let fix = try source.next() {
+        while let event = try timeline.next() {
             if Task.isCancelled || Task.isShuttingDownGracefully { return }
-            if let resumeAfter, let time = fix.time, time <= resumeAfter { continue }
-            try await pacer?.wait(for: fix.time)
-            await pipeline.handle(.fix(fix))
+            if case .fix(let fix) = event, let resumeAfter, let time = fix.time, time <= resumeAfter { continue }
+            try await pacer?.wait(for: event.time)
+            switch event {
+            case .fix(let fix): await pipeline.handle(.fix(fix))
+            case .advertisement(let advertisement): await pipeline.handle(.advertisement(advertisement))
+            }
         }
         await pipeline.finishSubscriptions()
-        logger.notice("Replay finished", metadata: ["track": "\(settings.trackPath)", "fixes": "\(source.pointCount)"])
+        if let beacons = settings.beaconPath {
+            await pipeline.beaconSourceIgnored(timeline.beaconCounts.rejected)
+            await pipeline.beaconSourceChanged(.init(kind: .replay, description: "replay:\(beacons)", scanning: false))
+        }
+        logger.notice(
+            "Replay finished",
+            metadata: [
+                "track": "\(settings.trackPath ?? "-")", "fixes": "\(timeline.track?.pointCount ?? 0)",
+                "beacons": "\(settings.beaconPath ?? "-")", "advertisements": "\(timeline.beaconCounts.accepted)",
+            ])
         if settings.exitWhenDone { return }
         try? await gracefulShutdown()
     }

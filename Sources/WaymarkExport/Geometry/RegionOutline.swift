@@ -11,7 +11,8 @@ public enum RegionOutline {
     /// Vertices of a circle's outline.
     public static let circleVertices = 72
 
-    /// Each polygon as `[exterior, hole, hole, …]`, every ring closed.
+    /// Each polygon as `[exterior, hole, hole, …]`, every ring closed; none for a beacon region,
+    /// which has no place on a map.
     public static func polygons(of region: Region) -> [[[Coordinate]]] {
         switch region.shape {
         case .circle(let center, let radius):
@@ -21,6 +22,8 @@ public enum RegionOutline {
                 [oriented(polygon.exterior, counterclockwise: true)]
                     + polygon.holes.map { oriented($0, counterclockwise: false) }
             }
+        case .beacon:
+            return []
         }
     }
 

@@ -28,7 +28,8 @@ public struct TrackOverview: Sendable {
         self.statistics = statistics
         self.bounds = bounds
         self.events = events
-        self.regions = regions
+        // Beacon regions have no outline to draw or export.
+        self.regions = regions.filter { if case .beacon = $0.shape { false } else { true } }
         self.initialRegions = initialRegions
         self.allPointsHaveAltitude = allPointsHaveAltitude
     }

@@ -44,6 +44,9 @@ public struct GeoJSONError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidRadius = "invalid-radius"
         /// A monitoring option (`notifyOnEntry`, `loiteringDelay`, …) of the wrong type or range.
         case invalidOption = "invalid-option"
+        /// `properties.beacon` that is not `{"uuid": UUID, "major"?: 0…65535, "minor"?: 0…65535}`,
+        /// or a beacon region with a geometry.
+        case invalidBeacon = "invalid-beacon"
     }
 
     public var code: Code

@@ -3,7 +3,7 @@ import WaymarkRegions
 extension DecodingContext {
     /// The monitoring options among a feature's properties (`RegionOptions.Key`): booleans for
     /// the flags, finite seconds or metres for the rest (`loiteringDelay` ≥ 0, `hysteresis` ≥ 0,
-    /// `confirmationTime` ≥ 0). A null or absent property takes the default; anything else is an
+    /// `confirmationTime` ≥ 0, `exitTimeout` ≥ 0). A null or absent property takes the default; anything else is an
     /// `invalid-option` error at the property's line and column.
     func regionOptions(_ properties: JSONNode?) throws(GeoJSONError) -> RegionOptions {
         var options = RegionOptions()
@@ -15,6 +15,7 @@ extension DecodingContext {
         options.loiteringDelay = try quantity(properties, Key.loiteringDelay, unit: "seconds")
         options.hysteresis = try quantity(properties, Key.hysteresis, unit: "metres")
         options.confirmationTime = try quantity(properties, Key.confirmationTime, unit: "seconds")
+        options.exitTimeout = try quantity(properties, Key.exitTimeout, unit: "seconds")
         return options
     }
 

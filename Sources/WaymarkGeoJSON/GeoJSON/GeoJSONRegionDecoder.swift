@@ -4,7 +4,8 @@ import WaymarkRegions
 /// Decodes the regions of one GeoJSON (RFC 7946) document. Pure: bytes in, regions out.
 ///
 /// Accepted: a FeatureCollection or a single Feature whose geometry is a Polygon or a
-/// MultiPolygon (holes respected), or a Point with `properties.radius` in metres (a circle).
+/// MultiPolygon (holes respected), a Point with `properties.radius` in metres (a circle), or
+/// null with `properties.beacon` `{"uuid":…,"major":…,"minor":…}` (a beacon region).
 /// A region's identifier is `properties[idProperty]` when an id property is given; otherwise
 /// the feature's `id`, else `properties.identifier`, else `properties.name`. Numbers are
 /// allowed and written without a fractional part when integral (`7`, not `7.0`). Each
@@ -230,10 +231,14 @@ struct DecodingContext {
     // MARK: Geometry
 
     mutating func shape(_ geometry: JSONNode, properties: JSONNode?) throws(GeoJSONError) -> RegionShape {
+        if let beacon = properties?.member(Self.beaconKey), !beacon.isNull {
+            return .beacon(try beaconIdentity(beacon, geometry: geometry))
+        }
         if geometry.isNull {
             throw fail(
                 .unsupportedGeometry,
-                "the feature's geometry is null; a region needs a Polygon, a MultiPolygon, or a Point with properties.radius",
+                "the feature's geometry is null; a region needs a Polygon, a MultiPolygon, a Point with properties.radius, "
+                    + "or (a beacon region) properties.beacon with a uuid",
                 geometry)
         }
         guard case .object = geometry.value else {

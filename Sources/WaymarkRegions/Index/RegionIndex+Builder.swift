@@ -36,6 +36,9 @@ extension RegionIndex {
                             isCircle: false))
                     partBoxes.append(rings[first].box)
                 }
+            case .beacon:
+                // No geometry: a beacon region contains no point (BeaconMonitor watches it).
+                break
             }
         }
 

@@ -1,7 +1,9 @@
 import WaymarkCore
 
-/// A monitored geographic area (SEMANTICS §3): a circle by geodesic distance, or polygons with
-/// straight edges in longitude/latitude as GeoJSON (RFC 7946) defines them.
+/// A monitored region (SEMANTICS §3): a geographic area — a circle by geodesic distance, or
+/// polygons with straight edges in longitude/latitude as GeoJSON (RFC 7946) defines them — or a
+/// beacon region, the neighbourhood of iBeacons. `RegionMonitor` watches the geographic ones,
+/// `BeaconMonitor` (WaymarkBeacons) the beacon ones; both share identifiers, options and the store.
 public struct Region: Sendable, Equatable {
     /// The user's name for the region, unique within a store.
     public var identifier: String
@@ -25,6 +27,20 @@ public enum RegionShape: Sendable, Equatable {
     case circle(center: Coordinate, radius: Double)
     /// The union of the polygons (a GeoJSON Polygon is one, a MultiPolygon several).
     case polygons([Polygon])
+    /// Wherever an iBeacon matching the identity is heard (no geometry: a GeoJSON feature with
+    /// `geometry: null` and `properties.beacon`).
+    case beacon(BeaconIdentity)
+}
+
+extension Region {
+    /// The beacon identity of a beacon region; nil for a geographic one.
+    public var beacon: BeaconIdentity? {
+        if case .beacon(let identity) = shape { return identity }
+        return nil
+    }
+
+    /// Whether the region is an area on the map (a circle or polygons), not a beacon region.
+    public var isGeographic: Bool { beacon == nil }
 }
 
 /// A polygon with an exterior ring and zero or more holes. Rings are closed: the first

@@ -15,11 +15,16 @@ public struct RegionOptions: Sendable, Equatable {
     /// Report an `enter` (marked `initial`) when the first fix after registration is inside
     /// (`initialTrigger`, default false: registering a region produces no event).
     public var initialTrigger: Bool
+    /// Beacon regions: seconds without a matching advertisement before an exit (`exitTimeout`);
+    /// nil: the beacon monitor's default, 30 s (SEMANTICS §3). Ignored by geographic regions.
+    public var exitTimeout: Double?
 
     public init(
         notifyOnEntry: Bool = true, notifyOnExit: Bool = true, loiteringDelay: Double? = nil,
-        hysteresis: Double? = nil, confirmationTime: Double? = nil, initialTrigger: Bool = false
+        hysteresis: Double? = nil, confirmationTime: Double? = nil, initialTrigger: Bool = false,
+        exitTimeout: Double? = nil
     ) {
+        self.exitTimeout = exitTimeout
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
         self.loiteringDelay = loiteringDelay
@@ -36,5 +41,6 @@ public struct RegionOptions: Sendable, Equatable {
         public static let hysteresis = "hysteresis"
         public static let confirmationTime = "confirmationTime"
         public static let initialTrigger = "initialTrigger"
+        public static let exitTimeout = "exitTimeout"
     }
 }

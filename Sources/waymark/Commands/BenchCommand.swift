@@ -7,12 +7,12 @@ import WaymarkSources
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure Waymark on this machine: GPX parsing and the region engine.",
+        abstract: "Measure Waymark on this machine: GPX parsing, the region engine, location services, beacons.",
         discussion: """
             Each benchmark runs --repeat times and reports the median; its last line on standard \
             output is one JSON object. BENCHMARKS.md records the figures and how they were made.
             """,
-        subcommands: [Regions.self, GPX.self, API.self, Services.self, Export.self])
+        subcommands: [Regions.self, GPX.self, API.self, Services.self, Export.self, Beacons.self])
 
     struct Regions: ParsableCommand {
         static let configuration = CommandConfiguration(

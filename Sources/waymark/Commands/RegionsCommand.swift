@@ -11,7 +11,7 @@ struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regions",
         abstract: "Manage regions: through the running daemon's API when one answers, else in the database.",
-        subcommands: [Import.self, List.self, Remove.self, State.self])
+        subcommands: [Import.self, AddBeacon.self, List.self, Remove.self, State.self])
 
     struct StoreOptions: ParsableArguments {
         @Option(name: .customLong("db"), help: "SpatiaLite database (default: the daemon's, $XDG_DATA_HOME/waymark/waymark.sqlite).")
@@ -114,6 +114,11 @@ struct RegionsCommand: ParsableCommand {
                     json.add("kind", "polygon")
                     json.add("polygons", polygons.count)
                     json.add("vertices", polygons.reduce(0) { $0 + $1.exterior.count + $1.holes.reduce(0) { $0 + $1.count } })
+                case .beacon(let beacon):
+                    json.add("kind", "beacon")
+                    json.add("uuid", beacon.uuid.description)
+                    json.add("major", beacon.major.map(Double.init))
+                    json.add("minor", beacon.minor.map(Double.init))
                 }
                 if let properties = region.propertiesJSON { json.addRaw("properties", properties) }
                 print(json.object)

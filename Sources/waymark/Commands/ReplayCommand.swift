@@ -6,28 +6,42 @@ import WaymarkServices
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a GPX track through the region engine, printing JSON Lines.",
+        abstract: "Replay a GPX track through the region engine, and/or beacon advertisements, printing JSON Lines.",
         discussion: """
             Reads the track's points (track points, then route points; waypoints are \
             not a path) in document order, imports the regions into a SpatiaLite \
             database (validated with ST_IsValid), and runs every fix through the \
-            region engine.
+            region engine. With --beacons, advertisements from a beacon replay file \
+            (docs/beacons.md) go through the beacon monitor, merged with the track by \
+            time, or alone without a track.
 
             Output: one JSON object per line on standard output, each with a "kind":
               state    the first fix: time, latitude, longitude, inside (region IDs)
               region   transition (enter|exit), region, time, latitude, longitude
+              beacon   transition (enter|exit), region, time; uuid, major, minor, rssi
+                       (enter) or lastSeen (exit)
+              ranging  time, beacons (uuid, major, minor, rssi, measuredPower,
+                       distance, proximity, samples), about once a second; --ranging
               location, significantChange, visit (event arrival|departure), paused,
               resumed: from the location services asked for, each with time, latitude,
               longitude
               summary  the last line: fixes, untimedFixes, regions, transitions; with
-                       services also accepted, dropped (by reason), events (by kind)
+                       services also accepted, dropped (by reason), events (by kind);
+                       with --beacons, beacons (advertisements, regions, transitions,
+                       ignored by reason, inside)
             Times are RFC 3339 in UTC; an untimed point has "time":null. Warnings \
             and progress go to standard error. Exit status: 0 on success, 1 on bad \
             input (reported as FILE:LINE:COLUMN: message), 64 on bad options.
             """)
 
-    @Argument(help: "The GPX 1.0 or 1.1 file to replay.")
-    var track: String
+    @Argument(help: "The GPX 1.0 or 1.1 file to replay (optional with --beacons).")
+    var track: String?
+
+    @Option(help: "A beacon replay file (JSON Lines of advertisements, docs/beacons.md), played beside the track or alone.")
+    var beacons: String?
+
+    @Flag(help: "With --beacons: also print ranging records (each visible beacon's smoothed RSSI, distance and proximity, once a second).")
+    var ranging = false
 
     @Option(
         name: .long, parsing: .upToNextOption,
@@ -55,6 +69,8 @@ struct ReplayCommand: AsyncParsableCommand {
     var services: ServiceOptions
 
     func validate() throws {
+        if track == nil && beacons == nil { throw ValidationError("give a GPX track, --beacons FILE, or both") }
+        if ranging && beacons == nil { throw ValidationError("--ranging needs --beacons") }
         if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
         if let speed, !(speed.isFinite && speed > 0) { throw ValidationError("--speed must be a positive number, got \(speed)") }
     }
@@ -71,6 +87,8 @@ struct ReplayCommand: AsyncParsableCommand {
         var options = ReplayOptions(
             trackPath: track, regionPaths: regions, idProperty: idProperty, databasePath: database, pacing: pacing)
         options.numberUnnamedFeatures = numberUnnamed
+        options.beaconPath = beacons
+        options.ranging = ranging
         options.services = try services.selection()
         let output = FileSink.standardOutput()
         let progress: ReplayProgress? = Terminal.standardErrorIsTerminal ? ReplayProgress(report: { Terminal.status($0) }) : nil

@@ -50,6 +50,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Replay this GPX track instead of reading gpsd (the same pipeline, for testing).")
     var replay: String?
 
+    @Option(help: "Replay this beacon file (JSON Lines of advertisements, docs/beacons.md) as the beacon source; with --replay, merged by time.")
+    var beacons: String?
+
+    @Option(help: "Scan for iBeacons with this Bluetooth adapter (hci0, …; 'first' for the first one) through a raw HCI socket (bluetooth.adapter; needs CAP_NET_RAW).")
+    var bluetooth: String?
+
+    @Option(name: .customLong("scan-interval"), help: "With --bluetooth: seconds between scan windows (bluetooth.scan_interval; default 0.1).")
+    var scanInterval: Double?
+
+    @Option(name: .customLong("scan-window"), help: "With --bluetooth: seconds of listening in each interval (bluetooth.scan_window; default 0.05).")
+    var scanWindow: Double?
+
     @Option(help: "With --replay: FACTOR times real time.")
     var speed: Double?
 
@@ -65,9 +77,10 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
         if let speed, !(speed.isFinite && speed > 0) { throw ValidationError("--speed must be a positive number") }
-        if replay == nil && (speed != nil || fast || exitAfterReplay) {
-            throw ValidationError("--speed, --fast and --exit-after-replay need --replay")
+        if replay == nil && beacons == nil && (speed != nil || fast || exitAfterReplay) {
+            throw ValidationError("--speed, --fast and --exit-after-replay need --replay or --beacons")
         }
+        if beacons != nil && bluetooth != nil { throw ValidationError("--beacons and --bluetooth cannot be used together: one beacon source") }
         if let gpsd, Self.hostAndPort(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT, got '\(gpsd)'") }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if let tcpPort, !(1...65535).contains(tcpPort) { throw ValidationError("--tcp-port must be 1…65535") }
@@ -92,7 +105,21 @@ struct ServeCommand: AsyncParsableCommand {
         if let idProperty { configuration.idProperty = idProperty }
         if let retentionDays { configuration.retentionDays = retentionDays }
         if let logLevel, let level = Logger.Level(rawValue: logLevel) { configuration.logLevel = level }
-        if let replay { configuration.replay = ReplaySettings(trackPath: replay, speed: speed, exitWhenDone: exitAfterReplay) }
+        if replay != nil || beacons != nil {
+            configuration.replay = ReplaySettings(trackPath: replay, beaconPath: beacons, speed: speed, exitWhenDone: exitAfterReplay)
+        }
+        if let bluetooth {
+            configuration.bluetooth = BluetoothSettings(
+                adapter: bluetooth == "first" ? nil : bluetooth, scan: configuration.bluetooth?.scan ?? .default)
+        }
+        if scanInterval != nil || scanWindow != nil {
+            guard var settings = configuration.bluetooth else { throw ValidationError("--scan-interval and --scan-window need --bluetooth (or bluetooth: in the configuration)") }
+            if let scanInterval { settings.scan.interval = scanInterval }
+            if let scanWindow { settings.scan.window = scanWindow }
+            if let problem = settings.scan.problem { throw ValidationError(problem) }
+            configuration.bluetooth = settings
+        }
+        if beacons != nil { configuration.bluetooth = nil }
         if configuration.tcpPort != nil && configuration.tokenFile == nil {
             throw ValidationError("a TCP port needs a token file (--token-file or api.token_file)")
         }

@@ -55,6 +55,8 @@ extension Region {
             return [center]
         case .polygons(let polygons):
             return polygons.flatMap(\.exterior)
+        case .beacon:
+            return []
         }
     }
 }

@@ -176,6 +176,13 @@ final class FakeBackend: DaemonBackend {
 
     func handlers() async -> [String] { [#"{"name":"logger","state":"suspended"}"#] }
     func reloadHandlers() async throws {}
+    func registerHandler(_ body: [UInt8], replace: Bool) async throws -> String {
+        guard String(decoding: body, as: UTF8.self).contains("\"executable\"") else {
+            throw APIError(.unprocessableContent, code: "invalid-registration", message: "executable: missing")
+        }
+        return #"{"name":"logger","state":"notRunning"}"#
+    }
+    func removeHandler(name: String) async throws -> Bool { name == "logger" }
     func handler(_ command: HandlerCommand, name: String) async throws -> Bool { name == "logger" }
     static let beaconRegion = Region(
         identifier: "bike-tag",

@@ -99,3 +99,33 @@ import WaymarkTestSupport
         #expect(replaced.status == 0, "\(replaced.stderr)")
     }
 }
+
+/// The API equivalent of `waymark handlers add`, against a running daemon.
+@Suite struct HandlerAPITests {
+    @Test func registeringThroughTheAPIValidatesLikeTheCLIAndNamesTheField() throws {
+        let scenario = try HandlerScenario()
+        let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "1")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+        #expect(BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: scenario.socket) }, "\(daemon.stderr)")
+        func post(_ body: String) throws -> (status: String, body: String) {
+            let result = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-w", "\n%{http_code}", "--unix-socket", scenario.socket, "-X", "POST", "--data-binary", body,
+                                  "http://localhost/v1/handlers"])
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))
+        }
+        let typo = try post(#"{"name":"api-log","executable":"\#(HandlerScenario.handlerPath)","subscription":{"regions":"hut"}}"#)
+        #expect(typo.status == "422")
+        #expect(typo.body.contains("subscription.regions: expected Array"), "\(typo.body)")
+        let unknown = try post(#"{"name":"api-log","executable":"\#(HandlerScenario.handlerPath)","subscription":{"regions":["atlantis"]}}"#)
+        #expect(unknown.status == "422")
+        #expect(unknown.body.contains("unknown region 'atlantis'"))
+        let good = try post(#"{"name":"api-log","executable":"\#(HandlerScenario.handlerPath)","arguments":["--out","\#(scenario.out)"],"subscription":{"regions":["hut"]}}"#)
+        #expect(good.status == "201", "\(good.body)")
+        #expect(good.body.contains("\"name\":\"api-log\""))
+        let again = try post(#"{"name":"api-log","executable":"\#(HandlerScenario.handlerPath)","subscription":{"regions":["hut"]}}"#)
+        #expect(again.status == "409")
+        // Registered while running: the hut entry reaches it.
+        #expect(BackgroundProcess.waitUntil(timeout: 40) { scenario.events().count == 1 }, "\(daemon.stderr.suffix(2000))")
+    }
+}

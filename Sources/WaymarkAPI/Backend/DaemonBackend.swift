@@ -27,6 +27,11 @@ public protocol DaemonBackend: Sendable {
     func live() async -> AsyncStream<HistoryEntry>
     /// Every handler with its state and counters, one JSON object each (docs/handlers.md).
     func handlers() async -> [String]
+    /// Registers a handler from its JSON registration (docs/handlers.md); returns its status
+    /// object. Throws `APIError` 400/422 for a bad registration, `StoreError` for a duplicate.
+    func registerHandler(_ body: [UInt8], replace: Bool) async throws -> String
+    /// Unregisters a handler (its queue goes too); `false` when there was none.
+    func removeHandler(name: String) async throws -> Bool
     /// Re-reads the handler registrations from the store (after `waymark handlers add|remove`).
     func reloadHandlers() async throws
     /// Force-quits or launches a handler; `false` when there is no such handler.

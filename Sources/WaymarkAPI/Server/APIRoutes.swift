@@ -77,15 +77,26 @@ extension APIServer {
         routes.add("/v1/handlers", .get) { _, _ in
             json("{\"handlers\":[" + (await backend.handlers()).joined(separator: ",") + "]}")
         }
+        routes.add("/v1/handlers", .post) { request, _ in
+            let replace = try boolParameter(request.uri.queryParameters, "replace")
+            var request = request
+            let body = try await request.collectBody(upTo: configuration.maximumBodySize)
+            return json(try await backend.registerHandler(Array(buffer: body), replace: replace), status: .created)
+        }
+        routes.add("/v1/handlers/:name", .delete) { _, context in
+            let name = try handlerName(context)
+            guard try await backend.removeHandler(name: name) else {
+                throw APIError.notFound("no handler \"\(name)\"", code: "no-handler")
+            }
+            return Response(status: .noContent)
+        }
         routes.add("/v1/handlers/reload", .post) { _, _ in
             try await backend.reloadHandlers()
             return json("{\"handlers\":[" + (await backend.handlers()).joined(separator: ",") + "]}")
         }
         for command in HandlerCommand.allCases {
             routes.add(RouterPath(stringLiteral: "/v1/handlers/:name/" + command.rawValue), .post) { _, context in
-                guard let raw = context.parameters.get("name"), let name = percentDecoded(raw) else {
-                    throw APIError(.badRequest, code: "invalid-identifier", message: "handler name is not valid percent-encoded UTF-8")
-                }
+                let name = try handlerName(context)
                 guard try await backend.handler(command, name: name) else {
                     throw APIError.notFound("no handler \"\(name)\"", code: "no-handler")
                 }
@@ -129,6 +140,13 @@ extension APIServer {
             throw APIError(.badRequest, code: "invalid-identifier", message: "region identifier is not valid percent-encoded UTF-8")
         }
         return id
+    }
+
+    private static func handlerName(_ context: BasicRequestContext) throws(APIError) -> String {
+        guard let raw = context.parameters.get("name"), let name = percentDecoded(raw), !name.isEmpty else {
+            throw APIError(.badRequest, code: "invalid-identifier", message: "handler name is not valid percent-encoded UTF-8")
+        }
+        return name
     }
 
     private static func boolParameter(_ parameters: Parameters, _ name: String) throws(APIError) -> Bool {

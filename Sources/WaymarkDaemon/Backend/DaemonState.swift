@@ -66,6 +66,26 @@ struct DaemonState: DaemonBackend {
 
     func handlers() async -> [String] { await supervisor.statusJSON() }
 
+    func registerHandler(_ body: [UInt8], replace: Bool) async throws -> String {
+        let registration: HandlerRegistration
+        do {
+            registration = try HandlerRegistration.fromRequest(body)
+            try registration.validate { try store.region(identifier: $0) != nil }
+        } catch let error as HandlerError {
+            throw APIError(.unprocessableContent, code: "invalid-registration", message: error.description)
+        }
+        try store.saveHandler(
+            name: registration.name, registrationJSON: try registration.encoded(), replace: replace, at: Timestamp.now)
+        try await reloadHandlers()
+        return await supervisor.statusJSON().first { $0.contains("\"name\":\(JSONObjectWriter.quoted(registration.name))") } ?? "{}"
+    }
+
+    func removeHandler(name: String) async throws -> Bool {
+        guard try store.removeHandler(name: name) else { return false }
+        try await reloadHandlers()
+        return true
+    }
+
     func reloadHandlers() async throws {
         try await supervisor.reload()
         await pipeline.routeHandlers(await supervisor.registrations(), supervisor: supervisor)

@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "WaymarkHandlers",
             dependencies: [
-                "WaymarkCore", "WaymarkServices", "WaymarkStore", "CWaymarkSpawn",
+                "WaymarkCore", "WaymarkServices", "WaymarkRegions", "WaymarkStore", "CWaymarkSpawn",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The handler-side client library: Foundation only, so handlers stay small.

@@ -74,9 +74,11 @@ import WaymarkTestSupport
         .init(arguments: ["h", "--exec", ProjectPaths.repositoryRoot.appendingPathComponent("README.md").path, "--significant"], message: "README.md: not executable"),
         .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--regions", "atlantis"], message: "unknown region 'atlantis'"),
         .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--regions", "hut", "--all-regions"], message: "--regions and --all-regions conflict"),
-        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--regions", "hut", "--approximate"], message: "--approximate disables region monitoring"),
+        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--regions", "hut", "--approximate"], message: "--approximate disables region and beacon monitoring"),
         .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--significant", "--distance-filter", "5"], message: "need --standard"),
         .init(arguments: ["h", "--exec", HandlerScenario.handlerPath], message: "subscribe to something"),
+        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--beacons", "hut"], message: "'hut' is not a beacon region"),
+        .init(arguments: ["h", "--exec", HandlerScenario.handlerPath, "--ranging", "ghost"], message: "unknown beacon region 'ghost'"),
         .init(arguments: ["my handler", "--exec", HandlerScenario.handlerPath, "--significant"], message: "is not 1–64 letters"),
     ]
 

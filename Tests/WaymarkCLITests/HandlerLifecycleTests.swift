@@ -92,3 +92,39 @@ import WaymarkTestSupport
         #expect(BackgroundProcess.waitUntil(timeout: 5) { (try? scenario.handler("hut-swift")["eventsUnacknowledged"] as? Int) == 0 })
     }
 }
+
+/// Beacon regions for handlers: entries launch them, ranging reaches them while they run.
+@Suite struct BeaconHandlerTests {
+    @Test func aBeaconEntryLaunchesTheHandlerWhichThenGetsRangingAboutOnceASecond() throws {
+        let scenario = try HandlerScenario()
+        let imported = try runWaymark(["regions", "import", "Beacons/beacon-regions.geojson", "--db", scenario.db])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let registered = try runWaymark([
+            "handlers", "add", "door", "--exec", HandlerScenario.handlerPath, "--beacons", "hut-door", "--ranging", "hut-door",
+            "--budget", "60", "--db", scenario.db, "--", "--out", scenario.out,
+        ])
+        try #require(registered.status == 0, "\(registered.stderr)")
+        // The hut's beacon (major 2, minor 7) every second for 12 s, coming closer.
+        var lines = ""
+        for second in 0..<12 {
+            lines += #"{"time":"2026-06-01T09:00:\#(String(format: "%02d", second))Z","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":2,"minor":7,"rssi":\#(-80 + second * 2),"measuredPower":-59}"# + "\n"
+        }
+        let beacons = try scenario.directory.write("hut.jsonl", lines)
+        let daemon = try BackgroundProcess.waymark([
+            "serve", "--beacons", beacons, "--speed", "1", "--db", scenario.db, "--socket", scenario.socket,
+        ])
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().filter { $0["reason"] as? String == "ranging" }.count >= 5 },
+                "\(daemon.stderr.suffix(3000))")
+        let events = scenario.events()
+        let first = try #require(events.first)
+        #expect(first["reason"] as? String == "beacon")
+        #expect((first["event"] as? [String: Any])?["transition"] as? String == "enter")
+        #expect((first["event"] as? [String: Any])?["region"] as? String == "hut-door")
+        let ranging = events.filter { $0["reason"] as? String == "ranging" }.compactMap { $0["event"] as? [String: Any] }
+        let times = ranging.compactMap { $0["time"] as? String }
+        #expect(Set(times).count == times.count)  // one report per second
+        let beaconsSeen = ranging.compactMap { ($0["beacons"] as? [[String: Any]])?.first }
+        #expect(beaconsSeen.allSatisfy { $0["major"] as? Int == 2 && $0["proximity"] != nil })
+    }
+}

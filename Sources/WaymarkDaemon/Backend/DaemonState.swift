@@ -70,7 +70,7 @@ struct DaemonState: DaemonBackend {
         let registration: HandlerRegistration
         do {
             registration = try HandlerRegistration.fromRequest(body)
-            try registration.validate { try store.region(identifier: $0) != nil }
+            try registration.validate { try store.region(identifier: $0) }
         } catch let error as HandlerError {
             throw APIError(.unprocessableContent, code: "invalid-registration", message: error.description)
         }

@@ -1,3 +1,4 @@
+import WaymarkBeacons
 import WaymarkCore
 import WaymarkHandlers
 import WaymarkRegions
@@ -11,6 +12,8 @@ struct HandlerRouter: Sendable {
         let name: String
         let subscription: HandlerSubscription
         var services: SubscriptionPipeline?
+        /// Ranges the beacons of its `ranging` regions.
+        var ranger: BeaconRanger?
     }
 
     /// One event for one handler: the launch reason is its kind.
@@ -23,20 +26,24 @@ struct HandlerRouter: Sendable {
 
     private(set) var routes: [Route] = []
 
-    init(_ registrations: [HandlerRegistration] = []) {
+    /// Routes for `registrations`; `beaconRegions` give the identities ranging subscriptions match.
+    init(_ registrations: [HandlerRegistration] = [], beaconRegions: [Region] = []) {
         routes = registrations.sorted { $0.name < $1.name }.map { registration in
             let subscription = registration.subscription
             let services = subscription.services.isEmpty
                 ? nil : SubscriptionPipeline(subscription.services.subscription(precision: subscription.authorization.precision))
-            return Route(name: registration.name, subscription: subscription, services: services)
+            let identities = beaconRegions.filter { subscription.ranging.contains($0.identifier) }.compactMap(\.beacon)
+            let ranger = identities.isEmpty || !subscription.authorization.allowsBeaconMonitoring
+                ? nil : BeaconRanger(constraints: identities)
+            return Route(name: registration.name, subscription: subscription, services: services, ranger: ranger)
         }
     }
 
     var isEmpty: Bool { routes.isEmpty }
 
     /// Keeps the running service state of handlers whose subscription did not change.
-    mutating func update(_ registrations: [HandlerRegistration]) {
-        let fresh = HandlerRouter(registrations)
+    mutating func update(_ registrations: [HandlerRegistration], beaconRegions: [Region]) {
+        let fresh = HandlerRouter(registrations, beaconRegions: beaconRegions)
         routes = fresh.routes.map { route in
             if let old = routes.first(where: { $0.name == route.name && $0.subscription == route.subscription }) { return old }
             return route
@@ -59,5 +66,25 @@ struct HandlerRouter: Sendable {
         return routes.filter { $0.subscription.wantsRegion(transition.identifier) }.map {
             Delivery(handler: $0.name, time: time, kind: "region", record: json)
         }
+    }
+
+    func deliveries(for transition: BeaconTransition, json: String) -> [Delivery] {
+        routes.filter { $0.subscription.wantsBeacon(transition.identifier) }.map {
+            Delivery(handler: $0.name, time: transition.time, kind: "beacon", record: json)
+        }
+    }
+
+    /// Ranging reports due before `advertisement` for the handlers that range, then the
+    /// advertisement taken into account.
+    mutating func deliveries(for advertisement: BeaconAdvertisement) -> [Delivery] {
+        var deliveries: [Delivery] = []
+        for index in routes.indices where routes[index].ranger != nil {
+            let name = routes[index].name
+            routes[index].ranger!.rangings(before: advertisement.time) { instant, beacons in
+                deliveries.append(Delivery(handler: name, time: instant, kind: "ranging", record: BeaconRecords.ranging(time: instant, beacons: beacons)))
+            }
+            routes[index].ranger!.record(advertisement)
+        }
+        return deliveries
     }
 }

@@ -145,7 +145,7 @@ public actor LivePipeline {
     /// Routes events to these handlers from now on; `supervisor` launches them.
     func routeHandlers(_ registrations: [HandlerRegistration], supervisor: HandlerSupervisor) {
         self.supervisor = supervisor
-        router.update(registrations)
+        router.update(registrations, beaconRegions: beaconMonitor.regions)
         updateWatching()
     }
 
@@ -199,6 +199,7 @@ public actor LivePipeline {
     private func handle(_ advertisement: BeaconAdvertisement) {
         count(DaemonStatus.Counter.advertisementsReceived)
         beaconSource?.advertisements += 1
+        if !router.isEmpty { deliver(router.deliveries(for: advertisement)) }
         record(beaconMonitor.process(advertisement), time: advertisement.time)
     }
 
@@ -211,7 +212,12 @@ public actor LivePipeline {
     static let sightingSaveInterval = 10.0
 
     private func record(_ update: BeaconUpdate, time: Timestamp) {
-        for transition in update.transitions where transition.notifies { record(transition) }
+        var deliveries: [HandlerRouter.Delivery] = []
+        for transition in update.transitions where transition.notifies {
+            let json = record(transition)
+            if !router.isEmpty { deliveries += router.deliveries(for: transition, json: json) }
+        }
+        deliver(deliveries)
         var changed = update.changedRegions
         if let saved = beaconSightingsSaved, time.seconds(since: saved) < Self.sightingSaveInterval {
             if changed.isEmpty { return }
@@ -222,13 +228,16 @@ public actor LivePipeline {
         save(Set(changed).sorted().compactMap { beaconMonitor.savedState(ofRegionAt: Int($0)) }, at: time)
     }
 
-    private func record(_ transition: BeaconTransition) {
+    /// Records a beacon transition; returns its JSON record (handlers get the same).
+    private func record(_ transition: BeaconTransition) -> String {
+        let json = BeaconRecords.transition(transition)
         record(event: StoredEvent(
             time: transition.time, kind: "beacon", region: transition.identifier, transition: transition.kind.rawValue,
-            record: BeaconRecords.transition(transition)))
+            record: json))
         logger.info(
             "Beacon region \(transition.kind.rawValue)",
             metadata: ["region.id": "\(transition.identifier)", "time": "\(transition.time.rfc3339)"])
+        return json
     }
 
     /// The beacon source's status, as its service reports it; counts are kept here.

@@ -22,7 +22,9 @@ extension HandlerRegistration {
 }
 
 extension HandlerSubscription {
-    enum CodingKeys: String, CodingKey { case services, regions, allRegions, authorizationLevel, precision }
+    enum CodingKeys: String, CodingKey {
+        case services, regions, allRegions, beacons, allBeacons, ranging, authorizationLevel, precision
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -30,6 +32,9 @@ extension HandlerSubscription {
             services: try c.decodeIfPresent(ServiceSubscriptionSettings.self, forKey: .services) ?? ServiceSubscriptionSettings(),
             regions: try c.decodeIfPresent([String].self, forKey: .regions) ?? [],
             allRegions: try c.decodeIfPresent(Bool.self, forKey: .allRegions) ?? false,
+            beacons: try c.decodeIfPresent([String].self, forKey: .beacons) ?? [],
+            allBeacons: try c.decodeIfPresent(Bool.self, forKey: .allBeacons) ?? false,
+            ranging: try c.decodeIfPresent([String].self, forKey: .ranging) ?? [],
             authorizationLevel: try c.decodeIfPresent(String.self, forKey: .authorizationLevel) ?? "always",
             precision: try c.decodeIfPresent(String.self, forKey: .precision) ?? "precise")
     }

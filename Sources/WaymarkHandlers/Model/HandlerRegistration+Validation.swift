@@ -1,11 +1,12 @@
 import Foundation
+import WaymarkRegions
 import WaymarkServices
 
 extension HandlerRegistration {
     /// Checks a registration as the CLI and the API accept it; throws
-    /// `HandlerError.invalidRegistration` naming the first problem. `regionExists` answers
-    /// whether a region identifier is stored.
-    public func validate(regionExists: (String) throws -> Bool) throws {
+    /// `HandlerError.invalidRegistration` naming the first problem. `region` looks a stored
+    /// region up by identifier.
+    public func validate(region: (String) throws -> Region?) throws {
         func invalid(_ message: String) -> HandlerError { .invalidRegistration(message) }
         guard Self.isValidName(name) else { throw invalid("the name '\(name)' is not 1–64 letters, digits, '.', '_' or '-'") }
         guard executable.hasPrefix("/") else { throw invalid("the executable must be an absolute path, not '\(executable)'") }
@@ -21,8 +22,11 @@ extension HandlerRegistration {
         guard let precision = Authorization.Precision(rawValue: subscription.precision),
             Authorization.Level(rawValue: subscription.authorizationLevel) != nil
         else { throw invalid("authorization must be always or whenInUse, precise or approximate") }
-        if precision == .approximate && subscription.monitorsRegions {
-            throw invalid("--approximate disables region monitoring: it conflicts with --regions and --all-regions")
+        if precision == .approximate && (subscription.monitorsRegions || subscription.monitorsBeacons) {
+            throw invalid("--approximate disables region and beacon monitoring: it conflicts with --regions, --all-regions, --beacons, --all-beacons and --ranging")
+        }
+        if !subscription.beacons.isEmpty && subscription.allBeacons {
+            throw invalid("--beacons and --all-beacons conflict: give one")
         }
         let services = subscription.services
         if (services.desiredAccuracy != nil || services.distanceFilter != nil) && !services.standard {
@@ -37,11 +41,20 @@ extension HandlerRegistration {
             throw invalid("--budget must be > 0 and --max-background-time at least the budget")
         }
         if let memory = limits.memoryBytes, memory < 1 << 20 { throw invalid("--memory-limit must be at least 1 MiB") }
-        if services.isEmpty && !subscription.monitorsRegions {
-            throw invalid("subscribe to something: --significant, --standard, --visits, --regions ID… or --all-regions")
+        if services.isEmpty && !subscription.monitorsRegions && !subscription.monitorsBeacons {
+            throw invalid("subscribe to something: --significant, --standard, --visits, --regions ID…, --all-regions, --beacons ID…, --all-beacons or --ranging ID…")
         }
-        for region in subscription.regions where try !regionExists(region) {
-            throw invalid("unknown region '\(region)': import it first (`waymark regions import`)")
+        for identifier in subscription.regions {
+            guard let stored = try region(identifier) else {
+                throw invalid("unknown region '\(identifier)': import it first (`waymark regions import`)")
+            }
+            if stored.beacon != nil { throw invalid("'\(identifier)' is a beacon region: subscribe to it with --beacons") }
+        }
+        for identifier in subscription.beacons + subscription.ranging {
+            guard let stored = try region(identifier) else {
+                throw invalid("unknown beacon region '\(identifier)': add it first (`waymark regions add-beacon`)")
+            }
+            if stored.beacon == nil { throw invalid("'\(identifier)' is not a beacon region: subscribe to it with --regions") }
         }
     }
 }

@@ -51,6 +51,12 @@ public struct HandlerSubscription: Sendable, Equatable, Codable {
     /// Region identifiers monitored for it; `allRegions` takes every region.
     public var regions: [String]
     public var allRegions: Bool
+    /// Beacon region identifiers whose entries and exits it gets; `allBeacons` takes every one.
+    public var beacons: [String]
+    public var allBeacons: Bool
+    /// Beacon regions it ranges: about once a second while it runs, each visible matching beacon
+    /// with smoothed RSSI, distance and proximity (ranging never launches or resumes it).
+    public var ranging: [String]
     /// `always` or `whenInUse`.
     public var authorizationLevel: String
     /// `precise` or `approximate`.
@@ -58,16 +64,21 @@ public struct HandlerSubscription: Sendable, Equatable, Codable {
 
     public init(
         services: ServiceSubscriptionSettings = ServiceSubscriptionSettings(), regions: [String] = [],
-        allRegions: Bool = false, authorizationLevel: String = "always", precision: String = "precise"
+        allRegions: Bool = false, beacons: [String] = [], allBeacons: Bool = false, ranging: [String] = [],
+        authorizationLevel: String = "always", precision: String = "precise"
     ) {
         self.services = services
         self.regions = regions
         self.allRegions = allRegions
+        self.beacons = beacons
+        self.allBeacons = allBeacons
+        self.ranging = ranging
         self.authorizationLevel = authorizationLevel
         self.precision = precision
     }
 
     public var monitorsRegions: Bool { allRegions || !regions.isEmpty }
+    public var monitorsBeacons: Bool { allBeacons || !beacons.isEmpty || !ranging.isEmpty }
 
     /// The authorization it was given.
     public var authorization: Authorization {
@@ -79,6 +90,11 @@ public struct HandlerSubscription: Sendable, Equatable, Codable {
     /// Whether region `identifier`'s transitions go to it (never with approximate authorization).
     public func wantsRegion(_ identifier: String) -> Bool {
         authorization.allowsRegionMonitoring && (allRegions || regions.contains(identifier))
+    }
+
+    /// Whether beacon region `identifier`'s transitions go to it (never with approximate authorization).
+    public func wantsBeacon(_ identifier: String) -> Bool {
+        authorization.allowsBeaconMonitoring && (allBeacons || beacons.contains(identifier))
     }
 }
 

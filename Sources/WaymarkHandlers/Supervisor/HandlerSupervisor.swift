@@ -118,10 +118,15 @@ public actor HandlerSupervisor {
         return true
     }
 
-    /// The kind of the oldest event the handler has not acknowledged, if any.
+    /// The kind of the oldest unacknowledged event that may wake the handler: any but
+    /// `ranging`, which is only for a handler that runs anyway (ranging wakes no app on iOS).
     func oldestUnacknowledgedKind(_ name: String) -> String? {
-        (try? store.unacknowledgedEvents(handler: name, limit: 1))?.first?.kind
+        (try? store.unacknowledgedEvents(handler: name))?.first { $0.kind != Self.rangingKind }?.kind
     }
+
+    static let rangingKind = "ranging"
+    /// Ranging reports queued longer ago than this when their turn comes are dropped, not sent.
+    static let rangingFreshness = 5.0
 
     func sendPending(_ name: String) {
         guard let connection = runtimes[name]?.connection else { return }
@@ -132,7 +137,13 @@ public actor HandlerSupervisor {
             logger.error("Cannot read a handler's queue", metadata: ["handler": "\(name)", "error": "\(error)"])
             return
         }
+        let now = Timestamp.now
         for event in events {
+            if event.kind == Self.rangingKind && now.seconds(since: event.queuedAt) > Self.rangingFreshness {
+                _ = try? store.acknowledgeEvent(handler: name, id: event.id, at: now)  // stale: dropped
+                runtimes[name]!.lastSent = event.id
+                continue
+            }
             connection.send(HandlerReply.event(id: event.id, attempt: event.attempts + 1, reason: event.kind, record: event.record))
             try? store.markDelivered(eventID: event.id)
             runtimes[name]!.lastSent = event.id

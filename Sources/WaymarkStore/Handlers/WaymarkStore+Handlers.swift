@@ -26,6 +26,8 @@ public struct QueuedHandlerEvent: Sendable, Equatable {
     public var record: String
     /// Deliveries before this one (a repeat carries the same id).
     public var attempts: Int
+    /// When it was queued (the daemon's clock; `time` is the event's own, a replay's past).
+    public var queuedAt: Timestamp
 }
 
 extension WaymarkStore {
@@ -97,14 +99,15 @@ extension WaymarkStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, handler, time_ns, kind, record, attempts FROM handler_events
+                    SELECT id, handler, time_ns, kind, record, attempts, queued_ns FROM handler_events
                     WHERE handler = ? AND acked_ns IS NULL AND id > ? ORDER BY id LIMIT ?
                     """,
                 arguments: [handler, afterID, limit]
             ).map {
                 QueuedHandlerEvent(
                     id: $0["id"], handler: $0["handler"], time: Timestamp(nanosecondsSince1970: $0["time_ns"]),
-                    kind: $0["kind"], record: $0["record"], attempts: $0["attempts"])
+                    kind: $0["kind"], record: $0["record"], attempts: $0["attempts"],
+                    queuedAt: Timestamp(nanosecondsSince1970: $0["queued_ns"]))
             }
         }
     }

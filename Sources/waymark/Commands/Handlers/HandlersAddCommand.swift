@@ -33,6 +33,9 @@ extension HandlersCommand {
         @Flag(help: "Visits.") var visits = false
         @Option(parsing: .upToNextOption, help: "Region identifiers to monitor.") var regions: [String] = []
         @Flag(name: .customLong("all-regions"), help: "Every region, including ones added later.") var allRegions = false
+        @Option(parsing: .upToNextOption, help: "Beacon region identifiers to monitor (entry, exit).") var beacons: [String] = []
+        @Flag(name: .customLong("all-beacons"), help: "Every beacon region, including ones added later.") var allBeacons = false
+        @Option(parsing: .upToNextOption, help: "Beacon regions to range about once a second while it runs.") var ranging: [String] = []
         @Option(help: "fitness, automotive, other or airborne.") var activity = "other"
         @Flag(name: .customLong("when-in-use"), help: "When-in-use authorization (default always).") var whenInUse = false
         @Flag(help: "Approximate authorization: coarse coordinates, no region monitoring.") var approximate = false
@@ -64,13 +67,14 @@ extension HandlersCommand {
                     services: ServiceSubscriptionSettings(
                         standard: standard, desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter,
                         significantChange: significant, visits: visits, activity: activity),
-                    regions: regions, allRegions: allRegions, authorizationLevel: whenInUse ? "whenInUse" : "always",
+                    regions: regions, allRegions: allRegions, beacons: beacons, allBeacons: allBeacons, ranging: ranging,
+                    authorizationLevel: whenInUse ? "whenInUse" : "always",
                     precision: approximate ? "approximate" : "precise"),
                 relaunchAfterForceQuit: !noRelaunch, backgroundRefresh: !noBackgroundRefresh, exitsOnSuspend: exitsOnSuspend,
                 limits: HandlerLimits(budget: budget, maximumBackgroundTime: maximumBackgroundTime, memoryBytes: memoryLimit))
             let database = try store.open()
             do {
-                try registration.validate { try database.region(identifier: $0) != nil }
+                try registration.validate { try database.region(identifier: $0) }
             } catch let error as HandlerError {
                 throw CommandError(error.description)
             }

@@ -66,3 +66,13 @@ import WaymarkTestSupport
         #expect(result.stderr.contains("no region 'atlantis'"))
     }
 }
+
+/// A database given as a bare file name lives in the current folder.
+@Test func aBareDatabaseFileNameIsInTheCurrentFolder() throws {
+    let directory = try TemporaryDirectory()
+    let result = try runProcess(
+        ProjectPaths.waymarkExecutable, ["regions", "import", ProjectPaths.repositoryRoot.appendingPathComponent("Regions").path, "--db", "w.sqlite"],
+        currentDirectory: directory.url)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: directory.path("w.sqlite")))
+}

@@ -1,3 +1,4 @@
+import WaymarkCore
 import Foundation
 import Logging
 import WaymarkBeacons
@@ -35,7 +36,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// folder (mode 0700); default: a
     /// `handlers` folder beside the API socket.
     public var handlerSocketDirectory: String {
-        get { handlerSocketDirectoryOverride ?? (socketPath as NSString).deletingLastPathComponent + "/handlers" }
+        get { handlerSocketDirectoryOverride ?? folder(of: socketPath) + "/handlers" }
         set { handlerSocketDirectoryOverride = newValue }
     }
     var handlerSocketDirectoryOverride: String?

@@ -23,7 +23,7 @@ struct RegionsCommand: ParsableCommand {
         func open() throws -> WaymarkStore {
             let path = database ?? DefaultLocations.database(system: false)
             try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: folder(of: path), withIntermediateDirectories: true)
             return try WaymarkStore(path: path, logger: CommandLogging.logger("waymark.store"))
         }
 

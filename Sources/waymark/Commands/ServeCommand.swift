@@ -1,3 +1,4 @@
+import WaymarkCore
 import ArgumentParser
 import Foundation
 import Logging
@@ -124,7 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("a TCP port needs a token file (--token-file or api.token_file)")
         }
         try FileManager.default.createDirectory(
-            atPath: (configuration.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            atPath: folder(of: configuration.database), withIntermediateDirectories: true)
         try await Daemon.run(configuration, logger: CommandLogging.logger("waymark", level: configuration.logLevel))
     }
 

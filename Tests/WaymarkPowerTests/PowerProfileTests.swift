@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import WaymarkPower
+import WaymarkTestSupport
+
+@Suite struct PowerProfileTests {
+    @Test(arguments: ["ublox-m8-usb", "phone-gnss", "ble-adapter", "wifi", "lte-modem"])
+    func everyShippedProfileLoads(name: String) throws {
+        let path = ProjectPaths.repositoryRoot.appendingPathComponent("Profiles/power/\(name).yaml").path
+        let profile = try PowerProfile.load(file: path)
+        #expect(profile.name == name)
+        for state in PowerProfile.requiredStates(of: profile.radio) {
+            #expect(profile.states[state]?.source.isEmpty == false)
+        }
+    }
+
+    @Test func theDefaultGNSSProfileHasTheDataSheetFigures() throws {
+        let profile = try PowerProfile.load(file: ProjectPaths.repositoryRoot.appendingPathComponent("Profiles/power/ublox-m8-usb.yaml").path)
+        #expect(profile.states["tracking"] == PowerState(current: 0.022, voltage: 3.0, source: profile.states["tracking"]!.source))
+        #expect(profile.startTimes == ["cold": 29, "warm": 25, "hot": 1])
+    }
+
+    struct Bad: Sendable, CustomTestStringConvertible {
+        let yaml: String
+        let expected: String
+        var testDescription: String { expected }
+    }
+
+    static let bad: [Bad] = [
+        .init(yaml: "name: x\nradio: sonar\nstates: {}\n", expected: "p.yaml:2:8: radio: must be one of gnss, bluetooth, wifi, cellular"),
+        .init(yaml: "name: x\nradio: bluetooth\nstates:\n  off: { current_ma: 0, voltage: 3, source: s }\n", expected: "states.scanning: missing"),
+        .init(yaml: "name: x\nradio: bluetooth\nstates:\n  off: { current_ma: -1, voltage: 3, source: s }\n", expected: "p.yaml:4:22: states.off.current_ma: must be a number of milliamperes ≥ 0"),
+        .init(yaml: "name: x\nradio: bluetooth\nstates:\n  off: { current_ma: 1, voltage: 0, source: s }\n", expected: "p.yaml:4:34: states.off.voltage: must be a number of volts > 0"),
+        .init(yaml: "name: x\nradio: bluetooth\nstates:\n  off: { current_ma: 1, voltage: 3 }\n", expected: "p.yaml:4:8: states.off: needs current_ma, voltage and source"),
+        .init(yaml: "name: x\nradio: gnss\ncolour: red\n", expected: "p.yaml:3:1: colour: unknown key"),
+        .init(yaml: "radio: gnss\nstates: {}\n", expected: "name: missing"),
+        .init(yaml: "name: [\n", expected: "p.yaml: not YAML"),
+    ]
+
+    @Test(arguments: bad)
+    func aBadProfileIsALocatedError(_ bad: Bad) {
+        #expect {
+            _ = try PowerProfile.parse(yaml: bad.yaml, file: "p.yaml")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains(bad.expected) || text.hasPrefix(bad.expected)
+        }
+    }
+
+    @Test func aMissingFileIsAnError() {
+        #expect(throws: PowerProfileError.self) { _ = try PowerProfile.load(file: "/nonexistent/profile.yaml") }
+    }
+}

@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "WaymarkReplay",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices",
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices", "WaymarkPower",
                 "WaymarkBeacons", .product(name: "Logging", package: "swift-log"),
             ]),
         // Energy (SEMANTICS §4): power profiles (declarative YAML) and the pure energy ledger.

@@ -2,6 +2,7 @@ import Logging
 import WaymarkBeacons
 import WaymarkCore
 import WaymarkGeoJSON
+import WaymarkPower
 import WaymarkRegions
 import WaymarkServices
 import WaymarkSources
@@ -38,6 +39,9 @@ public enum Replay {
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()
         summary.regions = geographic.count
+        var gnss = (options.energy || options.powerAware)
+            ? GNSSDuty(profile: options.powerProfile ?? .ubloxM8USB, schedule: options.powerAware ? schedule(options) : nil)
+            : nil
         if regions.isEmpty && subscription.isEmpty && monitorsRegions && !options.ranging {
             logger.warning("no regions to monitor: only the initial state and summary will be printed")
         }
@@ -54,6 +58,11 @@ public enum Replay {
             }
             summary.fixes += 1
             if fix.time == nil { summary.untimedFixes += 1 }
+            // Power-aware: while the receiver sleeps its fixes are not seen.
+            if gnss?.sees(fix) == false {
+                progress?.update(fixes: summary.fixes, time: fix.time)
+                continue
+            }
             // Beacon time follows the track's, so exits fall due while it plays.
             if let time = fix.time { try beacons?.advance(to: time, output: &output) }
             let update = engine.process(fix)
@@ -67,6 +76,9 @@ public enum Replay {
             if case .accepted(let records)? = services?.process(fix) {
                 for record in records { try write(record, to: &output, summary: &summary) }
             }
+            if let schedule = gnss?.schedule {
+                gnss!.decide(after: fix, wake: schedule.wake(after: fix, index: engine.index, crossingPending: engine.raw != engine.inside))
+            }
             progress?.update(fixes: summary.fixes, time: fix.time)
         }
         if var beaconReplay = beacons {
@@ -77,6 +89,7 @@ public enum Replay {
             for record in pipeline.finish() { try write(record, to: &output, summary: &summary) }
             summary.reportServices(of: pipeline)
         }
+        summary.power = gnss?.figures()
         if summary.untimedFixes > 0 {
             logger.warning(
                 "\(summary.untimedFixes) of \(summary.fixes) points have no time: replayed without timing, and their records have \"time\":null",
@@ -85,6 +98,19 @@ public enum Replay {
         try output.write(summary.record + "\n")
         try output.flush()
         return summary
+    }
+
+    /// The GNSS schedule for the subscription: the activity's speed bound, a hot start, and
+    /// circles for significant change and visits.
+    static func schedule(_ options: ReplayOptions) -> GNSSSchedule {
+        let services = options.services
+        var radii: [Double] = []
+        if let significant = services.significantChange { radii.append(significant.minimumDistance) }
+        if let visits = services.visits { radii.append(visits.radius) }
+        return GNSSSchedule(
+            maximumSpeed: services.activity.maximumSpeed,
+            hotStart: (options.powerProfile ?? .ubloxM8USB).startTimes["hot"] ?? 1,
+            minimumSleep: 10, defaultUncertainty: 10, serviceRadii: radii, maximumSleep: 3600)
     }
 
     private static func write(_ record: LocationRecord, to output: inout some TextSink, summary: inout ReplaySummary) throws {

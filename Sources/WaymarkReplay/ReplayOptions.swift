@@ -1,3 +1,4 @@
+import WaymarkPower
 import WaymarkServices
 
 /// What `waymark replay` was asked to do.
@@ -19,6 +20,12 @@ public struct ReplayOptions: Sendable {
     public var pacing: Pacing
     /// Location services to run besides region monitoring.
     public var services = ServiceSubscription()
+    /// Account GNSS time and energy on the track's timeline (continuous tracking).
+    public var energy = false
+    /// Let the GNSS sleep until a boundary could be crossed (SEMANTICS §4); implies `energy`.
+    public var powerAware = false
+    /// The GNSS power profile; nil: the built-in u-blox M8 profile.
+    public var powerProfile: PowerProfile?
 
     public init(
         trackPath: String?, regionPaths: [String] = [], idProperty: String? = nil,

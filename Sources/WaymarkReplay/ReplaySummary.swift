@@ -23,6 +23,21 @@ public struct ReplaySummary: Sendable, Equatable {
     /// With a beacon replay file: its counts as a JSON object (`BeaconReplay.summary`).
     public var beacons: String?
 
+    /// GNSS time and energy, with `--energy` or `--power-aware`.
+    public var power: PowerFigures?
+
+    public struct PowerFigures: Sendable, Equatable {
+        public var profile: String
+        /// `continuous` or `powerAware`.
+        public var mode: String
+        public var gpsOnSeconds: Double
+        public var durationSeconds: Double
+        /// Fixes the receiver did not see because it was off.
+        public var unseenFixes: Int
+        /// Joules by radio.
+        public var joules: [String: Double]
+    }
+
     public init() {}
 
     private static func object(_ counts: [String: Int]) -> String {
@@ -60,6 +75,16 @@ public struct ReplaySummary: Sendable, Equatable {
             json.addRaw("events", Self.object(events))
         }
         if let beacons { json.addRaw("beacons", beacons) }
+        if let power {
+            json.add("powerProfile", power.profile)
+            json.add("gnssMode", power.mode)
+            json.add("gpsOnSeconds", (power.gpsOnSeconds * 1000).rounded() / 1000)
+            json.add("durationSeconds", power.durationSeconds)
+            json.add("unseenFixes", power.unseenFixes)
+            var energy = JSONObjectWriter()
+            for (radio, joules) in power.joules.sorted(by: { $0.key < $1.key }) { energy.add(radio, (joules * 1000).rounded() / 1000) }
+            json.addRaw("energyJoules", energy.object)
+        }
         return json.object
     }
 }

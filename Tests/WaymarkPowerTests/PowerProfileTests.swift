@@ -51,3 +51,9 @@ import WaymarkTestSupport
         #expect(throws: PowerProfileError.self) { _ = try PowerProfile.load(file: "/nonexistent/profile.yaml") }
     }
 }
+
+@Test("the built-in default GNSS profile is the shipped file")
+func builtInDefaultMatchesTheFile() throws {
+    let file = try PowerProfile.load(file: ProjectPaths.repositoryRoot.appendingPathComponent("Profiles/power/ublox-m8-usb.yaml").path)
+    #expect(file == PowerProfile.ubloxM8USB)
+}

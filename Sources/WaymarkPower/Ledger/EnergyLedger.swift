@@ -42,6 +42,9 @@ public struct EnergyLedger: Sendable {
         current[radio] = Segment(state: state, since: time, dutyCycle: dutyCycle, handlers: handlers)
     }
 
+    /// The latest time any radio changed state (nil before the first).
+    public var latestChange: Timestamp? { current.values.map(\.since).max() }
+
     /// Accounts every radio's time up to `time` (call it before reading a report).
     public mutating func close(at time: Timestamp) throws(LedgerError) {
         for radio in current.keys.sorted(by: { $0.rawValue < $1.rawValue }) { try account(radio, until: time) }

@@ -94,3 +94,28 @@ extension RegionIndex.Storage {
         return (abs(twiceArea) / 2, perimeter)
     }
 }
+
+extension RegionIndex {
+    /// Metres from `c` to the nearest boundary of any region, or `limit` when none is nearer:
+    /// regions are searched in boxes around `c` growing fourfold from 100 m, each candidate
+    /// measured exactly (`distanceToBoundary`), until the nearest found is within the box.
+    public func distanceToNearestBoundary(from c: Coordinate, limit: Double) -> Double {
+        var candidates: [Int32] = []
+        var reach = min(100.0, limit)
+        while true {
+            let scale = LocalMetres(latitude: c.latitude)
+            let dLat = reach / scale.perDegreeLatitude
+            let dLon = scale.perDegreeLongitude > 0 ? min(reach / scale.perDegreeLongitude, 180) : 180
+            let box = BoundingBox(
+                minLatitude: max(c.latitude - dLat, -90), minLongitude: max(c.longitude - dLon, -180),
+                maxLatitude: min(c.latitude + dLat, 90), maxLongitude: min(c.longitude + dLon, 180))
+            regions(meeting: box, into: &candidates)
+            var nearest = reach
+            for region in candidates {
+                nearest = min(nearest, distanceToBoundary(ofRegionAt: Int(region), from: c, limit: nearest))
+            }
+            if nearest < reach || reach >= limit { return min(nearest, limit) }
+            reach = min(reach * 4, limit)
+        }
+    }
+}

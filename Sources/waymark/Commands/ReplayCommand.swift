@@ -1,5 +1,6 @@
 import ArgumentParser
 import WaymarkExport
+import WaymarkPower
 import WaymarkReplay
 import WaymarkServices
 
@@ -65,6 +66,15 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Replay FACTOR times faster than real time (the default on a terminal is 1, real time).")
     var speed: Double?
 
+    @Flag(help: "Account GNSS time and energy on the track's timeline; the summary gives gpsOnSeconds, durationSeconds and energyJoules.")
+    var energy = false
+
+    @Flag(name: .customLong("power-aware"), help: "Let the GNSS sleep until a region boundary could be crossed (implies --energy; not with --standard).")
+    var powerAware = false
+
+    @Option(name: .customLong("power-profile"), help: "A GNSS power profile (YAML, Profiles/power/); default: the built-in u-blox M8 profile.")
+    var powerProfile: String?
+
     @OptionGroup(title: "Location services (SEMANTICS §2; each behind the validation gate)")
     var services: ServiceOptions
 
@@ -90,6 +100,16 @@ struct ReplayCommand: AsyncParsableCommand {
         options.beaconPath = beacons
         options.ranging = ranging
         options.services = try services.selection()
+        if powerAware && options.services.standard != nil {
+            throw ValidationError("--power-aware lets the GNSS sleep, which standard updates cannot: drop --standard or --power-aware")
+        }
+        options.energy = energy
+        options.powerAware = powerAware
+        if let powerProfile {
+            let profile = try PowerProfile.load(file: powerProfile)
+            guard profile.radio == .gnss else { throw ValidationError("--power-profile \(powerProfile) describes a \(profile.radio.rawValue) radio, not gnss") }
+            options.powerProfile = profile
+        }
         let output = FileSink.standardOutput()
         let progress: ReplayProgress? = Terminal.standardErrorIsTerminal ? ReplayProgress(report: { Terminal.status($0) }) : nil
         do {

@@ -1,0 +1,13 @@
+extension PowerProfile {
+    /// The default GNSS profile, the same as `Profiles/power/ublox-m8-usb.yaml` (a test keeps
+    /// them equal), so the binary needs no file to price GNSS time.
+    public static let ubloxM8USB = PowerProfile(
+        name: "ublox-m8-usb", radio: .gnss, description: "u-blox M8-class USB GNSS receiver (default)",
+        states: [
+            "off": PowerState(current: 0, voltage: 3.0, source: "receiver unpowered (gpsd stops the device when nobody watches)"),
+            "acquiring": PowerState(current: 0.025, voltage: 3.0, source: "u-blox NEO-M8 data sheet, typical acquisition current (SEMANTICS §4)"),
+            "tracking": PowerState(current: 0.022, voltage: 3.0, source: "u-blox NEO-M8 data sheet, continuous tracking 21–23 mA (SEMANTICS §4)"),
+            "powerSave": PowerState(current: 0.006, voltage: 3.0, source: "u-blox NEO-M8 data sheet, power save mode ~6 mA (SEMANTICS §4)"),
+        ],
+        startTimes: ["cold": 29, "warm": 25, "hot": 1])
+}

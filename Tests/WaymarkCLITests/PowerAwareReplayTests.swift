@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+/// `waymark replay --energy` and `--power-aware` (SEMANTICS §4) on the project's sample ride.
+@Suite struct PowerAwareReplayTests {
+    private func replay(_ flags: [String]) throws -> (transitions: [String], summary: [String: Any]) {
+        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--fast", "--activity", "fitness"] + flags)
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(result.stdoutLines.last!.utf8)) as? [String: Any] ?? [:]
+        return (result.stdoutLines.filter { $0.hasPrefix("{\"kind\":\"region\"") }, summary)
+    }
+
+    @Test func continuousEnergyIsTrackingTimeTimesDrawPlusAHotStart() throws {
+        let (_, summary) = try replay(["--energy"])
+        #expect(summary["gnssMode"] as? String == "continuous")
+        #expect(summary["powerProfile"] as? String == "ublox-m8-usb")
+        #expect(summary["durationSeconds"] as? Double == 2973)
+        #expect(summary["gpsOnSeconds"] as? Double == 2974)
+        // 1 s acquiring at 25 mA and 2973 s tracking at 22 mA, at 3.0 V.
+        let joules = try #require((summary["energyJoules"] as? [String: Double])?["gnss"])
+        #expect(abs(joules - (1 * 0.025 * 3 + 2973 * 0.022 * 3)) < 0.001)
+    }
+
+    @Test func powerAwareFindsEveryTransitionContinuousTrackingDoesAtLessGPSTime() throws {
+        let (continuous, full) = try replay(["--energy"])
+        let (aware, summary) = try replay(["--power-aware"])
+        #expect(aware == continuous)  // same regions, directions, crossing and confirmation times
+        #expect(continuous.count == 14)
+        let onAware = try #require(summary["gpsOnSeconds"] as? Double)
+        let onFull = try #require(full["gpsOnSeconds"] as? Double)
+        #expect(onAware < 0.6 * onFull)
+        #expect((summary["unseenFixes"] as? Int ?? 0) > 1000)
+        let joules = { (s: [String: Any]) in (s["energyJoules"] as? [String: Double])?["gnss"] ?? 0 }
+        #expect(joules(summary) < 0.6 * joules(full))
+    }
+
+    @Test func powerAwareRefusesStandardUpdatesAndBadProfiles() throws {
+        let standard = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--power-aware", "--standard"])
+        #expect(standard.status == 64)
+        #expect(standard.stderr.contains("--power-aware lets the GNSS sleep"))
+        let directory = try TemporaryDirectory()
+        let bad = try directory.write("bad.yaml", "name: x\nradio: gnss\nstates:\n  off: { current_ma: 0, voltage: 3, source: s }\n")
+        let missing = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--power-aware", "--power-profile", bad])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("bad.yaml:4:3: states.acquiring: missing"), "\(missing.stderr)")
+        let bluetooth = try runWaymark([
+            "replay", "Tracks/lakeside-ride.gpx", "--power-aware", "--power-profile", "Profiles/power/ble-adapter.yaml",
+        ])
+        #expect(bluetooth.status == 64)
+        #expect(bluetooth.stderr.contains("describes a bluetooth radio, not gnss"))
+    }
+}

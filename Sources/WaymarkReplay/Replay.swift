@@ -77,7 +77,9 @@ public enum Replay {
                 for record in records { try write(record, to: &output, summary: &summary) }
             }
             if let schedule = gnss?.schedule {
-                gnss!.decide(after: fix, wake: schedule.wake(after: fix, index: engine.index, crossingPending: engine.raw != engine.inside))
+                let nearest = engine.index.count == 0
+                    ? schedule.reach : engine.index.distanceToNearestBoundary(from: fix.coordinate, limit: schedule.reach)
+                gnss!.decide(after: fix, wake: schedule.wake(after: fix, nearestBoundary: nearest, crossingPending: engine.raw != engine.inside))
             }
             progress?.update(fixes: summary.fixes, time: fix.time)
         }
@@ -109,8 +111,7 @@ public enum Replay {
         if let visits = services.visits { radii.append(visits.radius) }
         return GNSSSchedule(
             maximumSpeed: services.activity.maximumSpeed,
-            hotStart: (options.powerProfile ?? .ubloxM8USB).startTimes["hot"] ?? 1,
-            minimumSleep: 10, defaultUncertainty: 10, serviceRadii: radii, maximumSleep: 3600)
+            hotStart: (options.powerProfile ?? .ubloxM8USB).startTimes["hot"] ?? 1, serviceRadii: radii)
     }
 
     private static func write(_ record: LocationRecord, to output: inout some TextSink, summary: inout ReplaySummary) throws {

@@ -1,0 +1,50 @@
+import WaymarkCore
+
+/// When the GNSS may sleep (SEMANTICS §4): after a fix, no region boundary can be crossed
+/// before (distance to the nearest boundary − the fix's uncertainty) ÷ the activity's maximum
+/// speed, so the receiver can be off until then, waking a hot start early. Significant change
+/// and visits add their own circles (500 m, and the visit radius, around the fix), so they get a
+/// fix at least as often as the device could leave them. Pure: replay and the daemon share it.
+public struct GNSSSchedule: Sendable, Equatable {
+    /// Metres per second no device of the activity exceeds.
+    public var maximumSpeed: Double
+    /// Seconds from power-on to the first fix (the profile's hot start).
+    public var hotStart: Double
+    /// Sleeping less than this is not worth a restart.
+    public var minimumSleep: Double
+    /// Uncertainty assumed for a fix that reports none (most GPX points), metres.
+    public var defaultUncertainty: Double
+    /// Radii of the circles around the fix that other services need (significant change, visits).
+    public var serviceRadii: [Double]
+    /// Longest sleep, seconds.
+    public var maximumSleep: Double
+
+    public init(
+        maximumSpeed: Double, hotStart: Double, minimumSleep: Double = 10, defaultUncertainty: Double = 10,
+        serviceRadii: [Double] = [], maximumSleep: Double = 3600
+    ) {
+        self.maximumSpeed = maximumSpeed
+        self.hotStart = hotStart
+        self.minimumSleep = minimumSleep
+        self.defaultUncertainty = defaultUncertainty
+        self.serviceRadii = serviceRadii
+        self.maximumSleep = maximumSleep
+    }
+
+    /// Metres within which a boundary matters: farther ones cannot shorten the longest sleep.
+    public var reach: Double { maximumSleep * maximumSpeed }
+
+    /// The time by which the receiver must have a fix again after `fix`, or nil to keep
+    /// tracking (a crossing is pending, or a boundary is too near to be worth sleeping).
+    /// `nearestBoundary` is the distance in metres to the nearest region boundary (`reach`
+    /// when none is nearer).
+    public func wake(after fix: Fix, nearestBoundary: Double, crossingPending: Bool) -> Timestamp? {
+        guard !crossingPending, let time = fix.time else { return nil }
+        var distance = min(nearestBoundary, reach)
+        for radius in serviceRadii { distance = min(distance, radius) }
+        let uncertainty = fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? defaultUncertainty
+        let safe = (distance - uncertainty) / maximumSpeed
+        guard safe - hotStart >= minimumSleep else { return nil }
+        return time.adding(seconds: min(safe, maximumSleep))
+    }
+}

@@ -62,8 +62,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Seeded track simulator: routes, speed and realistic GPS noise (pure).
-        .target(name: "WaymarkSimulation", dependencies: ["WaymarkCore"]),
+        // Seeded simulators (pure): tracks (routes, speed, realistic GPS noise) and regions along a track.
+        .target(name: "WaymarkSimulation", dependencies: ["WaymarkCore", "WaymarkRegions"]),
         // Export formats and their geometry (pure): GPX, GeoJSON, KML and SVG writers over a
         // TextSink; gap rule, simplification, statistics, picture layout onto a Canvas.
         .target(name: "WaymarkExport", dependencies: ["WaymarkCore", "WaymarkRegions"]),

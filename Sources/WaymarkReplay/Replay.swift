@@ -46,23 +46,9 @@ public enum Replay {
             logger.warning("no regions to monitor: only the initial state and summary will be printed")
         }
 
-        while let event = try timeline.next() {
-            try await pacer?.wait(for: event.time)
-            let fix: Fix
-            switch event {
-            case .advertisement(let advertisement):
-                try beacons?.process(advertisement, to: &output)
-                continue
-            case .fix(let next):
-                fix = next
-            }
-            summary.fixes += 1
-            if fix.time == nil { summary.untimedFixes += 1 }
-            // Power-aware: while the receiver sleeps its fixes are not seen.
-            if gnss?.sees(fix) == false {
-                progress?.update(fixes: summary.fixes, time: fix.time)
-                continue
-            }
+        /// One fix the receiver saw through beacons' clock, the engine and the services; then,
+        /// power-aware, whether it may sleep.
+        func process(_ fix: Fix) throws {
             // Beacon time follows the track's, so exits fall due while it plays.
             if let time = fix.time { try beacons?.advance(to: time, output: &output) }
             let update = engine.process(fix)
@@ -77,10 +63,32 @@ public enum Replay {
                 for record in records { try write(record, to: &output, summary: &summary) }
             }
             if let schedule = gnss?.schedule {
-                let nearest = engine.index.count == 0
-                    ? schedule.reach : engine.index.distanceToNearestBoundary(from: fix.coordinate, limit: schedule.reach)
-                gnss!.decide(after: fix, wake: schedule.wake(after: fix, nearestBoundary: nearest, crossingPending: engine.raw != engine.inside))
+                gnss!.decide(after: fix, wake: Self.wake(schedule, after: fix, monitor: engine))
             }
+        }
+
+        /// A fix the receiver produced: power-aware, its own fixes at each wake first, and this
+        /// one only if it is not asleep.
+        func receive(_ fix: Fix) throws {
+            while let wakeFix = gnss?.wakeFix(before: fix) { try process(wakeFix) }
+            if gnss?.sees(fix) != false { try process(fix) }
+        }
+
+        while let event = try timeline.next() {
+            try await pacer?.wait(for: event.time)
+            let fix: Fix
+            switch event {
+            case .advertisement(let advertisement):
+                try beacons?.process(advertisement, to: &output)
+                continue
+            case .fix(let next):
+                fix = next
+            }
+            summary.fixes += 1
+            if fix.time == nil { summary.untimedFixes += 1 }
+            // With a receiver model: its fixes every second up to this point, then this one.
+            for receiverFix in gnss?.receiverFixes(before: fix) ?? [] { try receive(receiverFix) }
+            try receive(fix)
             progress?.update(fixes: summary.fixes, time: fix.time)
         }
         if var beaconReplay = beacons {
@@ -110,8 +118,16 @@ public enum Replay {
         if let significant = services.significantChange { radii.append(significant.minimumDistance) }
         if let visits = services.visits { radii.append(visits.radius) }
         return GNSSSchedule(
-            maximumSpeed: services.activity.maximumSpeed,
-            hotStart: (options.powerProfile ?? .ubloxM8USB).startTimes["hot"] ?? 1, serviceRadii: radii)
+            profile: options.powerProfile ?? .ubloxM8USB, maximumSpeed: services.activity.maximumSpeed, serviceRadii: radii)
+    }
+
+    /// When the receiver must wake after `fix`: the schedule, given the nearest boundary and
+    /// what the engine has due.
+    static func wake(_ schedule: GNSSSchedule, after fix: Fix, monitor: RegionMonitor) -> Timestamp? {
+        guard let time = fix.time else { return nil }
+        let nearest = monitor.index.count == 0
+            ? schedule.reach : monitor.index.distanceToNearestBoundary(from: fix.coordinate, limit: schedule.reach)
+        return schedule.wake(after: fix, nearestBoundary: nearest, due: monitor.nextDue(after: time))
     }
 
     private static func write(_ record: LocationRecord, to output: inout some TextSink, summary: inout ReplaySummary) throws {

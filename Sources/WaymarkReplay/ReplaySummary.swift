@@ -34,6 +34,10 @@ public struct ReplaySummary: Sendable, Equatable {
         public var durationSeconds: Double
         /// Fixes the receiver did not see because it was off.
         public var unseenFixes: Int
+        /// Times the receiver powered on again after sleeping (power-aware).
+        public var wakes: Int
+        /// Seconds of pauses in the recording (silences over five minutes), off in both modes.
+        public var silentSeconds: Double
         /// Joules by radio.
         public var joules: [String: Double]
     }
@@ -81,6 +85,8 @@ public struct ReplaySummary: Sendable, Equatable {
             json.add("gpsOnSeconds", (power.gpsOnSeconds * 1000).rounded() / 1000)
             json.add("durationSeconds", power.durationSeconds)
             json.add("unseenFixes", power.unseenFixes)
+            json.add("wakes", power.wakes)
+            json.add("silentSeconds", power.silentSeconds)
             var energy = JSONObjectWriter()
             for (radio, joules) in power.joules.sorted(by: { $0.key < $1.key }) { energy.add(radio, (joules * 1000).rounded() / 1000) }
             json.addRaw("energyJoules", energy.object)

@@ -50,4 +50,25 @@ import WaymarkTestSupport
         #expect(bluetooth.status == 64)
         #expect(bluetooth.stderr.contains("describes a bluetooth radio, not gnss"))
     }
+
+    /// A silence over five minutes is a pause: off in both modes, and reported.
+    @Test func aLongSilenceIsAPauseInBothModes() throws {
+        let directory = try TemporaryDirectory()
+        let points = [0, 1, 2, 602, 603].map { second in
+            "<trkpt lat=\"47.0\" lon=\"8.0\"><time>2026-06-01T10:\(String(format: "%02d:%02d", second / 60, second % 60))Z</time></trkpt>"
+        }
+        let track = try directory.write(
+            "paused.gpx",
+            "<gpx version=\"1.1\" creator=\"t\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>"
+                + points.joined() + "</trkseg></trk></gpx>")
+        for mode in ["--energy", "--power-aware"] {
+            let result = try runWaymark(["replay", track, "--fast", mode])
+            #expect(result.status == 0, "\(result.stderr)")
+            let summary = try JSONSerialization.jsonObject(with: Data(result.stdoutLines.last!.utf8)) as? [String: Any] ?? [:]
+            #expect(summary["silentSeconds"] as? Double == 600, "\(mode)")
+            #expect(summary["durationSeconds"] as? Double == 603)
+            // Two sessions of 2 s and 1 s tracking, each after a 1 s hot start.
+            if mode == "--energy" { #expect(summary["gpsOnSeconds"] as? Double == 5) }
+        }
+    }
 }

@@ -21,4 +21,11 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         let u2 = Double.random(in: 0..<1, using: &self)
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
+
+    /// A uniform `Double` in `range` from the top 53 bits of one draw: the same sequence on
+    /// every platform and standard-library version.
+    public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+        let unit = Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0)
+        return range.lowerBound + (range.upperBound - range.lowerBound) * unit
+    }
 }

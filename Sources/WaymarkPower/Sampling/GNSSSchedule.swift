@@ -20,7 +20,7 @@ public struct GNSSSchedule: Sendable, Equatable {
     public var maximumSleep: Double
 
     public init(
-        maximumSpeed: Double, hotStart: Double, minimumSleep: Double = 10, defaultUncertainty: Double = 10,
+        maximumSpeed: Double, hotStart: Double, minimumSleep: Double, defaultUncertainty: Double = 10,
         serviceRadii: [Double] = [], maximumSleep: Double = 3600
     ) {
         self.maximumSpeed = maximumSpeed
@@ -31,20 +31,35 @@ public struct GNSSSchedule: Sendable, Equatable {
         self.maximumSleep = maximumSleep
     }
 
+    /// The schedule for a receiver described by `profile`: its hot start, and the shortest sleep
+    /// that saves energy — one whose tracking draw exceeds the restart's (hot start × acquisition
+    /// current ÷ tracking current; 1.14 s for the u-blox M8).
+    public init(profile: PowerProfile, maximumSpeed: Double, serviceRadii: [Double] = []) {
+        let hotStart = profile.startTimes["hot"] ?? 1
+        let acquiring = profile.states["acquiring"]?.power ?? 0
+        let tracking = profile.states["tracking"]?.power ?? 0
+        self.init(
+            maximumSpeed: maximumSpeed, hotStart: hotStart,
+            minimumSleep: tracking > 0 ? hotStart * acquiring / tracking : hotStart, serviceRadii: serviceRadii)
+    }
+
     /// Metres within which a boundary matters: farther ones cannot shorten the longest sleep.
     public var reach: Double { maximumSleep * maximumSpeed }
 
     /// The time by which the receiver must have a fix again after `fix`, or nil to keep
-    /// tracking (a crossing is pending, or a boundary is too near to be worth sleeping).
+    /// tracking (a boundary is too near to be worth sleeping, or something is due at once).
     /// `nearestBoundary` is the distance in metres to the nearest region boundary (`reach`
-    /// when none is nearer).
-    public func wake(after fix: Fix, nearestBoundary: Double, crossingPending: Bool) -> Timestamp? {
-        guard !crossingPending, let time = fix.time else { return nil }
+    /// when none is nearer); `due` the earliest time the region engine could report something
+    /// without the device crossing a boundary first (a pending crossing's confirmation, a
+    /// dwell), so the receiver is awake for it.
+    public func wake(after fix: Fix, nearestBoundary: Double, due: Timestamp? = nil) -> Timestamp? {
+        guard let time = fix.time else { return nil }
         var distance = min(nearestBoundary, reach)
         for radius in serviceRadii { distance = min(distance, radius) }
         let uncertainty = fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? defaultUncertainty
-        let safe = (distance - uncertainty) / maximumSpeed
-        guard safe - hotStart >= minimumSleep else { return nil }
-        return time.adding(seconds: min(safe, maximumSleep))
+        var sleep = min((distance - uncertainty) / maximumSpeed, maximumSleep)
+        if let due { sleep = min(sleep, due.seconds(since: time)) }
+        guard sleep - hotStart >= minimumSleep else { return nil }
+        return time.adding(seconds: sleep)
     }
 }

@@ -69,10 +69,13 @@ public enum SyntheticRegions {
         return ring
     }
 
-    /// An irregular star: 5–12 points, outer radius 100–600 m, each vertex's radius jittered.
-    static func star(_ center: Coordinate, _ rng: inout SplitMix64) -> [Coordinate] {
+    /// An irregular star: 5–12 points, outer radius drawn from `outerRadius` (metres), each
+    /// vertex's radius jittered.
+    public static func star(
+        _ center: Coordinate, outerRadius: ClosedRange<Double> = 100...600, _ rng: inout SplitMix64
+    ) -> [Coordinate] {
         let points = Int(rng.next() % 8) + 5
-        let outer = rng.uniform(100...600)
+        let outer = rng.uniform(outerRadius)
         let innerRatio = rng.uniform(0.35...0.7)
         let rotation = rng.uniform(0...(2 * Double.pi))
         let metresPerDegreeLat = 111_320.0

@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""Power-aware GNSS sampling against continuous tracking, over every timed shared track (issue 8).
+
+For each GPX file in the shared data whose points are all timed, over at least a minute, regions are generated along the track with the seeded generator
+(`waymark regions generate --along TRACK --seed S --per-km D`), and the track is replayed twice
+through the same engine: `--energy` (the receiver tracks all along) and `--power-aware` (it
+sleeps until a boundary could be crossed). Both use `--activity fitness` (every shared track is
+a ride or a hike: the 15 m/s speed bound) and the built-in u-blox M8 profile.
+
+Reported per track and over the set: GPS-on seconds and modelled GNSS energy in both modes, the
+power-aware share of continuous GPS-on time, the region transitions continuous tracking reports,
+how many of them power-aware reports too (same region, same direction, matched in order), the
+extra ones it reports, and the delay of each match (power-aware confirmedAt − continuous
+confirmedAt, the moment a handler is told). The replay is deterministic: one run per setting.
+
+Usage: Benchmarks/power.py .build/release/waymark [--data ../shared/data] [--seed 1]
+       [--per-km 0.5 --per-km 2] [--keep DIR]
+Each setting is a density of regions (--per-km). Prints one JSON object
+per track and setting, then one "set" object per setting with meetsTargets (every transition
+found, median delay ≤ 30 s, GPS-on ≤ 20 % of continuous); exits 1 when any setting misses a
+transition.
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from datetime import datetime
+
+
+def run(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)}: exit {result.returncode}\n{result.stderr}")
+    return result.stdout
+
+
+def replay(waymark, track, regions, *mode):
+    lines = run([waymark, "replay", track, "--regions", regions, "--activity", "fitness", "--fast", *mode]).splitlines()
+    records = [json.loads(line) for line in lines]
+    transitions = [r for r in records if r["kind"] == "region"]
+    return transitions, records[-1]
+
+
+def seconds(text):
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def reported(transition):
+    return seconds(transition.get("confirmedAt") or transition["time"])
+
+
+def compare(continuous, aware):
+    """Matches each continuous transition to the next unmatched power-aware one of the same
+    region and direction; returns (delays of matches, missed, extra)."""
+    pending = {}
+    for t in aware:
+        pending.setdefault((t["region"], t["transition"]), []).append(t)
+    delays, missed = [], []
+    for t in continuous:
+        queue = pending.get((t["region"], t["transition"]), [])
+        if queue:
+            delays.append(reported(queue.pop(0)) - reported(t))
+        else:
+            missed.append(t)
+    extra = sum(len(q) for q in pending.values())
+    return delays, missed, extra
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("waymark")
+    parser.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--per-km", type=float, action="append", dest="densities")
+    parser.add_argument("--keep", help="write the generated regions here instead of a temporary folder")
+    args = parser.parse_args()
+    densities = args.densities or [0.5, 2.0]
+
+    folder = args.keep or tempfile.mkdtemp(prefix="waymark-power-")
+    os.makedirs(folder, exist_ok=True)
+    failed = False
+    for density in densities:
+        totals = {"onContinuous": 0.0, "onAware": 0.0, "joulesContinuous": 0.0, "joulesAware": 0.0,
+                  "transitions": 0, "found": 0, "extra": 0, "delays": [], "tracks": 0, "hours": 0.0}
+        for track in sorted(glob.glob(os.path.join(args.data, "gpx", "*.gpx"))):
+            name = os.path.basename(track)[:-4]
+            regions = os.path.join(folder, f"{name}-{density:g}.geojson")
+            run([args.waymark, "regions", "generate", "--along", track, "--seed", str(args.seed),
+                 "--per-km", str(density), "-o", regions])
+            continuous, full = replay(args.waymark, track, regions, "--energy")
+            if full["untimedFixes"] > 0 or full.get("durationSeconds", 0) < 60:
+                print(json.dumps({"track": name, "skipped": f'not timed: {full["untimedFixes"]} of {full["fixes"]} points '
+                                  f'untimed, {full.get("durationSeconds", 0):g} s from first to last'}), file=sys.stderr)
+                continue
+            aware, summary = replay(args.waymark, track, regions, "--power-aware")
+            delays, missed, extra = compare(continuous, aware)
+            row = {
+                "benchmark": "power-aware sampling", "track": name, "perKm": density, "regions": full["regions"],
+                "hours": round(full["durationSeconds"] / 3600, 2),
+                "gpsOnContinuous": full["gpsOnSeconds"], "gpsOnAware": summary["gpsOnSeconds"],
+                "gpsOnShare": round(summary["gpsOnSeconds"] / full["gpsOnSeconds"], 4),
+                "joulesContinuous": full["energyJoules"]["gnss"], "joulesAware": summary["energyJoules"]["gnss"],
+                "wakes": summary["wakes"], "transitions": len(continuous), "found": len(delays),
+                "missed": [f'{t["transition"]} {t["region"]} {t["time"]}' for t in missed], "extra": extra,
+                "medianDelay": statistics.median(delays) if delays else None,
+                "maxDelay": max(delays) if delays else None,
+            }
+            print(json.dumps(row), flush=True)
+            totals["onContinuous"] += full["gpsOnSeconds"]
+            totals["onAware"] += summary["gpsOnSeconds"]
+            totals["joulesContinuous"] += full["energyJoules"]["gnss"]
+            totals["joulesAware"] += summary["energyJoules"]["gnss"]
+            totals["transitions"] += len(continuous)
+            totals["found"] += len(delays)
+            totals["extra"] += extra
+            totals["delays"] += delays
+            totals["tracks"] += 1
+            totals["hours"] += full["durationSeconds"] / 3600
+        delays = totals.pop("delays")
+        share = totals["onAware"] / totals["onContinuous"]
+        result = {
+            "benchmark": "power-aware sampling, the set", "perKm": density, "tracks": totals["tracks"],
+            "hours": round(totals["hours"], 2),
+            "gpsOnShare": round(share, 4),
+            "energyShare": round(totals["joulesAware"] / totals["joulesContinuous"], 4),
+            "gpsOnContinuous": round(totals["onContinuous"]), "gpsOnAware": round(totals["onAware"]),
+            "transitions": totals["transitions"], "found": totals["found"], "extra": totals["extra"],
+            "medianDelay": statistics.median(delays) if delays else None,
+            "p90Delay": sorted(delays)[int(0.9 * (len(delays) - 1))] if delays else None,
+            "maxDelay": max(delays) if delays else None,
+        }
+        result["meetsTargets"] = (totals["found"] == totals["transitions"] and (result["medianDelay"] or 0) <= 30
+                                  and share <= 0.2)
+        failed |= totals["found"] < totals["transitions"]
+        print(json.dumps(result), flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -115,7 +115,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons",
+                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -162,7 +162,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "WaymarkDaemonTests",
-            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
+            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkCLITests",
             dependencies: [

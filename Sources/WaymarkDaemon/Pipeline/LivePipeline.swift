@@ -4,6 +4,7 @@ import WaymarkAPI
 import WaymarkBeacons
 import WaymarkCore
 import WaymarkHandlers
+import WaymarkPower
 import WaymarkRegions
 import WaymarkServices
 import WaymarkStore
@@ -35,6 +36,10 @@ public actor LivePipeline {
     private let recordFixes: Bool
     private var liveSubscribers = 0
     private var watchingChanged: (@Sendable (Bool) -> Void)?
+    /// The daemon's clock: the energy ledger's time.
+    private let clock: any WallClock
+    /// The radios' energy (SEMANTICS §4), flushed to the store by `flushEnergy`.
+    private var energy: LiveEnergy
 
     /// What the source is doing, for status.
     struct SourceStatus: Sendable {
@@ -48,8 +53,16 @@ public actor LivePipeline {
 
     init(
         store: WaymarkStore, regions: [Region], savedStates: [SavedRegionState] = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
-        feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true, logger: Logger
+        feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true,
+        power: PowerSettings = PowerSettings(), clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
+        self.clock = clock
+        // Only a receiver behind gpsd is accounted: a replayed track has no radio.
+        var energy = LiveEnergy(profiles: [power.gnssProfile, power.bluetoothProfile], at: clock.now)
+        if sourceKind == .gpsd {
+            do { try energy.startGNSS(at: clock.now) } catch { logger.error("Energy ledger refused the GNSS", metadata: ["error": "\(error)"]) }
+        }
+        self.energy = energy
         self.subscriptions = subscriptions.map(RunningSubscription.init)
         self.recordFixes = recordFixes
         self.store = store
@@ -70,12 +83,15 @@ public actor LivePipeline {
             source.connected = true
             source.lastError = nil
             logger.notice("Source connected", metadata: ["source": "\(description)"])
+            accountWatching()
         case .disconnected(let reason):
             if source.connected { logger.warning("Source disconnected", metadata: ["reason": "\(reason)"]) }
             source.connected = false
             source.lastError = reason
+            accountWatching()
             recordGap(time: Timestamp.now, reason: "source disconnected: \(reason)")
         case .gap(let time, let reason):
+            account { try $0.noFix(at: $1) }
             recordGap(time: time ?? Timestamp.now, reason: reason)
         case .fix(let fix):
             handle(fix)
@@ -89,6 +105,7 @@ public actor LivePipeline {
     /// service, sees only fixes the validation gate admits (time moving forward, no impossible
     /// jumps); the others are counted by reason in the status.
     private func handle(_ received: Fix) {
+        account { try $0.fix(at: $1) }
         var fix = received
         // A receiver without a clock (GGA-only NMEA) gives fixes without time: stamp them on arrival.
         if fix.time == nil { fix.time = Timestamp.now }
@@ -242,6 +259,10 @@ public actor LivePipeline {
 
     /// The beacon source's status, as its service reports it; counts are kept here.
     func beaconSourceChanged(_ status: DaemonStatus.BeaconSource) {
+        if status.kind == .bluetooth {
+            let dutyCycle = status.scanInterval.flatMap { interval in status.scanWindow.map { $0 / interval } } ?? 1
+            account { try $0.scanning(status.scanning ? dutyCycle : nil, at: $1) }
+        }
         var next = status
         next.advertisements = beaconSource?.advertisements ?? 0
         next.ignored = beaconSource?.ignored ?? [:]
@@ -365,6 +386,45 @@ public actor LivePipeline {
         }
         source.watching = needed
         watchingChanged?(needed)
+        accountWatching()
+        let daemonNeedsGNSS = recordFixes || !subscriptions.isEmpty || liveSubscribers > 0
+            || (monitor.index.count > 0 && !router.monitorsRegions)
+        let attribution = RadioAttribution(
+            gnssHandlers: router.gnssHandlers, daemonNeedsGNSS: daemonNeedsGNSS, bluetoothHandlers: router.bluetoothHandlers)
+        account { try $0.attribute(attribution, at: $1) }
+    }
+
+    // MARK: - Power (SEMANTICS §4)
+
+    /// The receiver is on while gpsd is watched and reachable.
+    private func accountWatching() {
+        account { [on = source.watching && source.connected] in try $0.watching(on, at: $1) }
+    }
+
+    private func account(_ change: (inout LiveEnergy, Timestamp) throws -> Void) {
+        do {
+            try change(&energy, clock.now)
+        } catch {
+            logger.error("Energy ledger refused a change", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Adds what the ledger accounted up to now to the store (hourly, on request, at shutdown).
+    /// On a store failure the ledger keeps it for the next flush.
+    func flushEnergy() {
+        var next = energy
+        do {
+            try store.addEnergy(try next.take(at: clock.now))
+            energy = next
+        } catch {
+            logger.error("Cannot store the energy ledger", metadata: ["error": "\(error)"])
+            count("storeErrors")
+        }
+    }
+
+    /// Shutdown: everything accounted stored.
+    func finishPower() {
+        flushEnergy()
     }
 
     func snapshot() -> (

@@ -44,6 +44,11 @@ struct DaemonState: DaemonBackend {
         return entries
     }
 
+    func energy(since: Timestamp?) async throws -> [EnergyBucket] {
+        await pipeline.flushEnergy()
+        return try store.energy(since: since)
+    }
+
     func regions() async throws -> [Region] { try store.regions() }
 
     func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport {

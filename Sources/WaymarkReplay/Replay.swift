@@ -77,9 +77,7 @@ public enum Replay {
                 for record in records { try write(record, to: &output, summary: &summary) }
             }
             if let schedule = gnss?.schedule {
-                let nearest = engine.index.count == 0
-                    ? schedule.reach : engine.index.distanceToNearestBoundary(from: fix.coordinate, limit: schedule.reach)
-                gnss!.decide(after: fix, wake: schedule.wake(after: fix, nearestBoundary: nearest, crossingPending: engine.raw != engine.inside))
+                gnss!.decide(after: fix, wake: schedule.wake(after: fix, monitor: engine))
             }
             progress?.update(fixes: summary.fixes, time: fix.time)
         }
@@ -105,13 +103,8 @@ public enum Replay {
     /// The GNSS schedule for the subscription: the activity's speed bound, a hot start, and
     /// circles for significant change and visits.
     static func schedule(_ options: ReplayOptions) -> GNSSSchedule {
-        let services = options.services
-        var radii: [Double] = []
-        if let significant = services.significantChange { radii.append(significant.minimumDistance) }
-        if let visits = services.visits { radii.append(visits.radius) }
-        return GNSSSchedule(
-            maximumSpeed: services.activity.maximumSpeed,
-            hotStart: (options.powerProfile ?? .ubloxM8USB).startTimes["hot"] ?? 1, serviceRadii: radii)
+        GNSSSchedule(
+            activity: options.services.activity, subscriptions: [options.services], profile: options.powerProfile ?? .ubloxM8USB)
     }
 
     private static func write(_ record: LocationRecord, to output: inout some TextSink, summary: inout ReplaySummary) throws {

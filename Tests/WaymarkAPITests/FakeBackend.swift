@@ -217,5 +217,6 @@ final class FakeBackend: DaemonBackend {
             SubscriptionStatus(
                 name: "ride-log", services: ["significantChange", "visits"], precision: "approximate", accepted: 2,
                 dropped: ["timeBackwards": 1], events: ["significantChange": 1])
-        ])
+        ],
+        power: .init(gnssProfile: "ublox-m8-usb", gnssState: "off", sampler: .sleeping, sleepingUntil: time(600), bluetoothProfile: "ble-adapter"))
 }

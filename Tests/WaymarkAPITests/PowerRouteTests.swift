@@ -6,7 +6,7 @@ import WaymarkAPI
 import WaymarkCore
 import WaymarkStore
 
-/// `GET /v1/power` over the fake daemon's ledger.
+/// `GET /v1/power` and the power part of `/v1/status`, over the fake daemon's ledger.
 @Suite struct PowerRouteTests {
     @Test func byRadioSumsHandlersAndStatesAndNamesTheProfile() async throws {
         try await APIRouterTests.withClient { client in
@@ -53,6 +53,16 @@ import WaymarkStore
             #expect(error.code == "invalid-parameter")
             #expect(error.object["parameter"] as? String == parameter)
             #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
+    @Test func statusSaysWhatTheSamplerIsDoing() async throws {
+        try await APIRouterTests.withClient { client in
+            let object = try APIRouterTests.json(try await client.execute(uri: "/v1/status", method: .get).body)
+            let gnss = try #require((object["power"] as? [String: Any])?["gnss"] as? [String: Any])
+            #expect(gnss["sampler"] as? String == "sleeping")
+            #expect(gnss["sleepingUntil"] as? String == FakeBackend.time(600).rfc3339)
+            #expect(gnss["profile"] as? String == "ublox-m8-usb")
         }
     }
 }

@@ -12,7 +12,7 @@ import WaymarkTestSupport
 
 @testable import WaymarkDaemon
 
-/// The live energy ledger in the pipeline, on a manual clock.
+/// The live energy ledger and power-aware sampling in the pipeline, on a manual clock.
 @Suite struct LivePowerTests {
     static let start = Timestamp(rfc3339: "2026-06-01T10:00:00Z")!
     static let quiet = Logger(label: "waymark.test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -130,6 +130,75 @@ import WaymarkTestSupport
         #expect(bluetooth.map(\.handler) == ["doorbell"] && bluetooth.map(\.profile) == ["ble-adapter"])
         #expect(abs((bluetooth.first?.joules ?? 0) - 0.495) < 1e-9)
         #expect(bluetooth.first?.seconds == 100)
+    }
+
+    static let aware: PowerSettings = {
+        var settings = PowerSettings()
+        settings.aware = true
+        settings.activity = .fitness
+        return settings
+    }()
+
+    @Test func farFromEveryBoundaryTheGNSSSleepsAndWakesAHotStartEarly() async throws {
+        let rig = try await Rig(recordFixes: false, power: Self.aware)
+        let (store, clock, pipeline, watching) = (rig.store, rig.clock, rig.pipeline, rig.watching)
+        await pipeline.handle(.connected("gpsd"))
+        #expect(watching.last == true)
+        clock.advance(by: 2)
+        // 2 km from the centre: the boundary is 1900 m away; (1900 − 10) ÷ 15 m/s = 126 s, less a 1 s hot start.
+        await pipeline.handle(.fix(Self.fix(metres: 2000, at: Timestamp(rfc3339: "2009-01-01T00:00:00Z")!)))
+        #expect(watching.last == false)
+        let status = await pipeline.powerStatus
+        #expect(status.sampler == .sleeping)
+        let until = try #require(status.sleepingUntil)
+        #expect(abs(until.seconds(since: clock.now) - 125) < 0.5)
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: 100)
+        #expect(watching.last == false)
+        clock.advance(to: until)
+        let woke = await Self.eventually { await pipeline.powerStatus.sampler == .tracking }
+        #expect(woke && watching.last == true)
+        await pipeline.flushEnergy()
+        // Acquiring until the fix, off from the fix until the wake-up; tracking lasted no time.
+        let seconds = Self.seconds(try store.energy())
+        #expect(Set(seconds.keys) == ["acquiring", "off"] && seconds["acquiring"] == 2)
+        #expect(abs((seconds["off"] ?? 0) - until.seconds(since: Self.start.adding(seconds: 2))) < 1e-6, "\(seconds)")
+    }
+
+    @Test func nearABoundaryTheGNSSKeepsTracking() async throws {
+        let rig = try await Rig(recordFixes: false, power: Self.aware)
+        let (clock, pipeline, watching) = (rig.clock, rig.pipeline, rig.watching)
+        await pipeline.handle(.connected("gpsd"))
+        // 150 m from the centre: 50 m to the boundary, (50 − 10) ÷ 15 < the 10 s minimum sleep + hot start.
+        await pipeline.handle(.fix(Self.fix(metres: 150, at: clock.now)))
+        #expect(watching.last == true)
+        #expect(await pipeline.powerStatus.sampler == .tracking)
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func aLiveStreamClientWakesTheGNSSAtOnce() async throws {
+        let rig = try await Rig(recordFixes: false, power: Self.aware)
+        let (clock, pipeline, watching) = (rig.clock, rig.pipeline, rig.watching)
+        await pipeline.handle(.connected("gpsd"))
+        await pipeline.handle(.fix(Self.fix(metres: 2000, at: clock.now)))
+        #expect(watching.last == false)
+        await pipeline.liveSubscribersChanged(1)
+        #expect(watching.last == true)
+        #expect(await pipeline.powerStatus.sampler == .continuous)
+        #expect(await pipeline.powerStatus.sleepingUntil == nil)
+        #expect(await Self.eventually { clock.sleeperCount == 0 })
+        // The cancelled sleep's deadline passing changes nothing.
+        clock.advance(by: 3600)
+        #expect(watching.last == true)
+    }
+
+    @Test func withoutPowerAwarenessTheGNSSNeverSleeps() async throws {
+        let rig = try await Rig(recordFixes: false)
+        let (clock, pipeline, watching) = (rig.clock, rig.pipeline, rig.watching)
+        await pipeline.handle(.connected("gpsd"))
+        await pipeline.handle(.fix(Self.fix(metres: 2000, at: clock.now)))
+        #expect(watching.last == true)
+        #expect(await pipeline.powerStatus.sampler == .continuous)
     }
 
     /// Polls `condition` (the sampler's wake-up runs on its own task) for up to two seconds.

@@ -14,16 +14,21 @@ import WaymarkTestSupport
 
     static let profiles = ProjectPaths.repositoryRoot.appendingPathComponent("Profiles/power").path
 
-    @Test func defaultsAreTheBuiltInProfiles() throws {
+    @Test func defaultsAreTheBuiltInProfilesAndContinuousSampling() throws {
         #expect(defaults.power.gnssProfile == .ubloxM8USB)
         #expect(defaults.power.bluetoothProfile == .bleAdapter)
+        #expect(!defaults.power.aware)
+        #expect(defaults.power.activity == .other)
     }
 
-    @Test func theSectionLoadsProfiles() throws {
-        let configuration = try parse("power:\n  gnss_profile: \(Self.profiles)/phone-gnss.yaml\n")
+    @Test func theSectionLoadsProfilesAndChoosesTheSampling() throws {
+        let configuration = try parse(
+            "power:\n  gnss_profile: \(Self.profiles)/phone-gnss.yaml\n  aware: true\n  activity: fitness\n")
         #expect(configuration.power.gnssProfile.name == "phone-gnss")
         #expect(configuration.power.gnssProfile.startTimes["hot"] == 2)
         #expect(configuration.power.bluetoothProfile == .bleAdapter)
+        #expect(configuration.power.aware)
+        #expect(configuration.power.activity == .fitness)
     }
 
     @Test func aBrokenProfileIsReportedAtItsPlaceInBothFiles() throws {
@@ -42,6 +47,8 @@ import WaymarkTestSupport
         "bad keys and values name the key and line",
         arguments: [
             ("power:\n  awake: true\n", "waymark.yaml:2:3: power.awake: unknown key"),
+            ("power:\n  aware: sometimes\n", "waymark.yaml:2:10: power.aware: must be true or false"),
+            ("power:\n  activity: walking\n", "waymark.yaml:2:13: power.activity: 'walking' is not one of fitness, automotive, other, airborne"),
             ("power:\n  gnss_profile: /nonexistent/gnss.yaml\n", "waymark.yaml:2:17: power.gnss_profile: /nonexistent/gnss.yaml: cannot read"),
             ("power:\n  gnss_profile: \(profiles)/ble-adapter.yaml\n", "describes a bluetooth radio, not gnss"),
             ("power:\n  bluetooth_profile: \(profiles)/ublox-m8-usb.yaml\n", "power.bluetooth_profile: \(profiles)/ublox-m8-usb.yaml describes a gnss radio, not bluetooth"),

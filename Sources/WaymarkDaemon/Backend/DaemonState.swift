@@ -28,7 +28,8 @@ struct DaemonState: DaemonBackend {
             lastFix: snapshot.lastFix,
             databasePath: store.path ?? ":memory:",
             regionCount: await pipeline.regionCount,
-            counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource)
+            counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource,
+            power: snapshot.power)
     }
 
     func lastFix() async throws -> HistoryEntry? {

@@ -7,6 +7,8 @@ import Yams
 /// power:
 ///   gnss_profile: /etc/waymark/power/phone-gnss.yaml   # default: built-in u-blox M8
 ///   bluetooth_profile: Profiles/power/ble-adapter.yaml  # default: built-in BLE adapter
+///   aware: true
+///   activity: fitness
 /// ```
 extension ConfigurationReader {
     func power(_ section: Node) throws(ConfigurationError) -> PowerSettings {
@@ -16,7 +18,9 @@ extension ConfigurationReader {
             switch key.string {
             case "gnss_profile": settings.gnssProfile = try profile(value, key: field, radio: .gnss)
             case "bluetooth_profile": settings.bluetoothProfile = try profile(value, key: field, radio: .bluetooth)
-            default: throw unknown(key, in: "power", known: ["gnss_profile", "bluetooth_profile"])
+            case "aware": settings.aware = try bool(value, key: field)
+            case "activity": settings.activity = try activity(value, key: field)
+            default: throw unknown(key, in: "power", known: ["gnss_profile", "bluetooth_profile", "aware", "activity"])
             }
         }
         return settings

@@ -52,6 +52,9 @@ struct HandlerRouter: Sendable {
     /// Whether some handler subscribes to geographic regions.
     var monitorsRegions: Bool { routes.contains { $0.subscription.monitorsRegions } }
 
+    /// The location services handlers run (the GNSS schedule needs their circles).
+    var serviceSubscriptions: [ServiceSubscription] { routes.compactMap { $0.services?.subscription } }
+
     /// Keeps the running service state of handlers whose subscription did not change.
     mutating func update(_ registrations: [HandlerRegistration], beaconRegions: [Region]) {
         let fresh = HandlerRouter(registrations, beaconRegions: beaconRegions)

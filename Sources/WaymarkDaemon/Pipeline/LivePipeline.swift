@@ -36,10 +36,13 @@ public actor LivePipeline {
     private let recordFixes: Bool
     private var liveSubscribers = 0
     private var watchingChanged: (@Sendable (Bool) -> Void)?
-    /// The daemon's clock: the energy ledger's time.
+    /// The daemon's clock: the energy ledger's time and the sampler's waits.
     private let clock: any WallClock
     /// The radios' energy (SEMANTICS §4), flushed to the store by `flushEnergy`.
     private var energy: LiveEnergy
+    /// Power-aware sampling: whether, and until when, the GNSS sleeps.
+    private var sampler: GNSSSampler
+    private var sleeper: Task<Void, Never>?
 
     /// What the source is doing, for status.
     struct SourceStatus: Sendable {
@@ -57,6 +60,7 @@ public actor LivePipeline {
         power: PowerSettings = PowerSettings(), clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
         self.clock = clock
+        self.sampler = GNSSSampler(settings: power)
         // Only a receiver behind gpsd is accounted: a replayed track has no radio.
         var energy = LiveEnergy(profiles: [power.gnssProfile, power.bluetoothProfile], at: clock.now)
         if sourceKind == .gpsd {
@@ -137,6 +141,7 @@ public actor LivePipeline {
             if !router.isEmpty { deliveries += router.deliveries(for: transition, json: json) }
         }
         saveStates(after: update, time: fix.time!)
+        considerSleeping(after: fix)
     }
 
     /// Queues handler events durably (one transaction), then tells the supervisor.
@@ -380,9 +385,17 @@ public actor LivePipeline {
     }
 
     private func updateWatching() {
-        let needed = needsFixes
+        if !samples && sampler.cancel() {
+            sleeper?.cancel()
+            sleeper = nil
+            logger.notice("GNSS wakes early: fixes are needed continuously")
+        }
+        let needed = needsFixes && sampler.sleepingUntil == nil
         if needed != source.watching {
-            logger.notice(needed ? "Fixes needed: watching the source" : "No subscriber needs fixes: the source is not watched")
+            logger.notice(
+                needed ? "Fixes needed: watching the source"
+                    : sampler.sleepingUntil != nil ? "GNSS sleeps: the source is not watched until a boundary could be crossed"
+                    : "No subscriber needs fixes: the source is not watched")
         }
         source.watching = needed
         watchingChanged?(needed)
@@ -395,6 +408,39 @@ public actor LivePipeline {
     }
 
     // MARK: - Power (SEMANTICS §4)
+
+    /// Whether something needs every fix, so the GNSS may not sleep: recording, a live-stream
+    /// client, or standard updates (configured or a handler's).
+    private var needsContinuousFixes: Bool {
+        recordFixes || liveSubscribers > 0 || subscriptions.contains { $0.pipeline.subscription.standard != nil }
+            || router.serviceSubscriptions.contains { $0.standard != nil }
+    }
+
+    /// Whether power-aware sampling applies now: asked for, on gpsd, and nothing needs every fix.
+    private var samples: Bool { sampler.settings.aware && source.kind == .gpsd && !needsContinuousFixes }
+
+    /// After a fix the engine has seen: stop watching until the schedule's wake time (less a
+    /// hot start), unless a crossing is pending or a boundary is near.
+    private func considerSleeping(after fix: Fix) {
+        guard samples else { return }
+        let services = subscriptions.map(\.pipeline.subscription) + router.serviceSubscriptions
+        guard let resume = sampler.sleep(after: fix, monitor: monitor, subscriptions: services, now: clock.now) else { return }
+        let generation = sampler.generation
+        logger.info("GNSS sleeps until a boundary could be crossed", metadata: ["until": "\(resume.rfc3339)"])
+        sleeper?.cancel()
+        sleeper = Task { [clock] in
+            do { try await clock.sleep(until: resume) } catch { return }
+            self.wakeGNSS(generation: generation)
+        }
+        updateWatching()
+    }
+
+    private func wakeGNSS(generation: Int) {
+        guard sampler.wake(generation: generation) else { return }
+        sleeper = nil
+        logger.info("GNSS wakes: watching the source again")
+        updateWatching()
+    }
 
     /// The receiver is on while gpsd is watched and reachable.
     private func accountWatching() {
@@ -422,16 +468,28 @@ public actor LivePipeline {
         }
     }
 
-    /// Shutdown: everything accounted stored.
+    /// Shutdown: no more sleeping, and everything accounted stored.
     func finishPower() {
+        sleeper?.cancel()
+        sleeper = nil
         flushEnergy()
+    }
+
+    /// What the radios and the sampler are doing, for status.
+    var powerStatus: DaemonStatus.Power {
+        DaemonStatus.Power(
+            gnssProfile: sampler.settings.gnssProfile.name,
+            gnssState: source.kind == .gpsd ? energy.receiver.state.rawValue : nil,
+            sampler: sampler.sleepingUntil != nil ? .sleeping : samples ? .tracking : .continuous,
+            sleepingUntil: sampler.sleepingUntil,
+            bluetoothProfile: sampler.settings.bluetoothProfile.name)
     }
 
     func snapshot() -> (
         source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?, subscriptions: [SubscriptionStatus],
-        beaconSource: DaemonStatus.BeaconSource?
+        beaconSource: DaemonStatus.BeaconSource?, power: DaemonStatus.Power
     ) {
-        (source, counters, lastFix, subscriptions.map(\.status), beaconSource)
+        (source, counters, lastFix, subscriptions.map(\.status), beaconSource, powerStatus)
     }
 }
 

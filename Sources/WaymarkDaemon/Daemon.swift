@@ -76,6 +76,9 @@ public enum Daemon {
                 "subscriptions": "\(configuration.subscriptions.map(\.name))",
                 "source": "\(sourceDescription)", "beacons": "\(configuration.replay?.beaconPath ?? configuration.bluetooth.map { "bluetooth:\($0.adapter ?? "first adapter")" } ?? "none")",
                 "api.socket": "\(configuration.socketPath)",
+                "power.gnss_profile": "\(configuration.power.gnssProfile.name)",
+                "power.bluetooth_profile": "\(configuration.power.bluetoothProfile.name)",
+                "power.aware": "\(configuration.power.aware)",
             ])
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -85,10 +85,11 @@ let package = Package(
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices", "WaymarkPower",
                 "WaymarkBeacons", .product(name: "Logging", package: "swift-log"),
             ]),
-        // Energy (SEMANTICS §4): power profiles (declarative YAML) and the pure energy ledger.
+        // Energy (SEMANTICS §4): power profiles (declarative YAML), the pure energy ledger, and the
+        // GNSS schedule over the region engine and the subscriptions (pure: all three are values).
         .target(
             name: "WaymarkPower",
-            dependencies: ["WaymarkCore", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["WaymarkCore", "WaymarkRegions", "WaymarkServices", .product(name: "Yams", package: "Yams")]),
         // Handlers (SEMANTICS §1): registrations, the lifecycle state machine, processes, the
         // handler socket protocol and the supervisor that launches, suspends and relaunches them.
         .target(
@@ -115,7 +116,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons",
+                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -139,7 +140,7 @@ let package = Package(
             name: "WaymarkRegionsTests",
             dependencies: ["WaymarkRegions", "WaymarkGeoJSON", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkBeaconsTests", dependencies: ["WaymarkBeacons", "WaymarkGeoJSON", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkPowerTests", dependencies: ["WaymarkPower", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkPowerTests", dependencies: ["WaymarkPower", "WaymarkRegions", "WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
@@ -162,7 +163,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "WaymarkDaemonTests",
-            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
+            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkCLITests",
             dependencies: [

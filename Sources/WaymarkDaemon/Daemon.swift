@@ -18,6 +18,7 @@ public enum Daemon {
         let store = try WaymarkStore(path: configuration.database, logger: logger)
         let loader = RegionLoader(store: store, paths: configuration.regionPaths, idProperty: configuration.idProperty)
         let regions = try loader.load()
+        let clock = SystemWallClock()
         let pipelineBox = PipelineBox()
         let feed = LiveFeed { count in Task { await pipelineBox.pipeline?.liveSubscribersChanged(count) } }
         let track = configuration.replay?.trackPath
@@ -26,7 +27,7 @@ public enum Daemon {
         let pipeline = LivePipeline(
             store: store, regions: regions, savedStates: try store.regionStates(), sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
-            logger: logger)
+            power: configuration.power, clock: clock, logger: logger)
         pipelineBox.pipeline = pipeline
         let handlerSocket = try HandlerSocketServer(base: configuration.handlerSocketDirectory, logger: logger)
         var handlerSettings = HandlerSupervisor.Settings()
@@ -64,6 +65,7 @@ public enum Daemon {
             backend: state, logger: logger)))
         services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, logger: logger)))
         services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))
+        services.append(.init(service: EnergyFlushService(pipeline: pipeline, clock: clock)))
         if let days = configuration.retentionDays {
             services.append(.init(service: RetentionService(store: store, days: days, logger: logger)))
         }
@@ -74,11 +76,15 @@ public enum Daemon {
                 "subscriptions": "\(configuration.subscriptions.map(\.name))",
                 "source": "\(sourceDescription)", "beacons": "\(configuration.replay?.beaconPath ?? configuration.bluetooth.map { "bluetooth:\($0.adapter ?? "first adapter")" } ?? "none")",
                 "api.socket": "\(configuration.socketPath)",
+                "power.gnss_profile": "\(configuration.power.gnssProfile.name)",
+                "power.bluetooth_profile": "\(configuration.power.bluetoothProfile.name)",
+                "power.aware": "\(configuration.power.aware)",
             ])
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await pipeline.finishSubscriptions()
+        await pipeline.finishPower()
         feed.finish()
         logger.notice("Waymark stopped")
     }

@@ -63,7 +63,7 @@ public enum Replay {
                 for record in records { try write(record, to: &output, summary: &summary) }
             }
             if let schedule = gnss?.schedule {
-                gnss!.decide(after: fix, wake: Self.wake(schedule, after: fix, monitor: engine))
+                gnss!.decide(after: fix, wake: schedule.wake(after: fix, monitor: engine))
             }
         }
 
@@ -113,21 +113,8 @@ public enum Replay {
     /// The GNSS schedule for the subscription: the activity's speed bound, a hot start, and
     /// circles for significant change and visits.
     static func schedule(_ options: ReplayOptions) -> GNSSSchedule {
-        let services = options.services
-        var radii: [Double] = []
-        if let significant = services.significantChange { radii.append(significant.minimumDistance) }
-        if let visits = services.visits { radii.append(visits.radius) }
-        return GNSSSchedule(
-            profile: options.powerProfile ?? .ubloxM8USB, maximumSpeed: services.activity.maximumSpeed, serviceRadii: radii)
-    }
-
-    /// When the receiver must wake after `fix`: the schedule, given the nearest boundary and
-    /// what the engine has due.
-    static func wake(_ schedule: GNSSSchedule, after fix: Fix, monitor: RegionMonitor) -> Timestamp? {
-        guard let time = fix.time else { return nil }
-        let nearest = monitor.index.count == 0
-            ? schedule.reach : monitor.index.distanceToNearestBoundary(from: fix.coordinate, limit: schedule.reach)
-        return schedule.wake(after: fix, nearestBoundary: nearest, due: monitor.nextDue(after: time))
+        GNSSSchedule(
+            activity: options.services.activity, subscriptions: [options.services], profile: options.powerProfile ?? .ubloxM8USB)
     }
 
     private static func write(_ record: LocationRecord, to output: inout some TextSink, summary: inout ReplaySummary) throws {

@@ -44,6 +44,7 @@ extension WaymarkStore {
         registerRegionStateMigration(in: &migrator)
         registerBeaconRegionMigration(in: &migrator)
         registerHandlerMigration(in: &migrator)
+        registerEnergyMigration(in: &migrator)
         return migrator
     }
 

@@ -18,6 +18,9 @@ final class FakeBackend: DaemonBackend {
         var subscribers: [AsyncStream<HistoryEntry>.Continuation] = []
         /// When set, `live()` streams these entries and finishes (instead of waiting for `push`).
         var scriptedLive: [HistoryEntry]?
+        var energy: [EnergyBucket] = FakeBackend.sampleEnergy
+        /// The `since` of the last `energy` call.
+        var lastEnergySince: Timestamp??
     }
 
     let state: Mutex<State>
@@ -55,6 +58,13 @@ final class FakeBackend: DaemonBackend {
     }
 
     func regions() async throws -> [Region] { state.withLock { $0.regions } }
+
+    func energy(since: Timestamp?) async throws -> [EnergyBucket] {
+        state.withLock { s in
+            s.lastEnergySince = .some(since)
+            return s.energy.filter { since == nil || $0.hour.adding(seconds: 3600) > since! }
+        }
+    }
 
     func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport {
         try state.withLock { s in
@@ -189,6 +199,15 @@ final class FakeBackend: DaemonBackend {
         shape: .beacon(BeaconIdentity(uuid: BeaconUUID("8DEEFBB9-F738-4297-8040-96668BB44281")!, major: 42)),
         propertiesJSON: #"{"beacon":{"uuid":"8DEEFBB9-F738-4297-8040-96668BB44281","major":42},"exitTimeout":60}"#)
 
+    /// Two hours of ledger: GNSS for the daemon and a handler, Bluetooth for the handler.
+    static let sampleEnergy: [EnergyBucket] = [
+        EnergyBucket(hour: time(0), radio: "gnss", handler: "(daemon)", profile: "ublox-m8-usb", state: "acquiring", seconds: 30, joules: 2.25),
+        EnergyBucket(hour: time(0), radio: "gnss", handler: "(daemon)", profile: "ublox-m8-usb", state: "tracking", seconds: 600, joules: 39.6),
+        EnergyBucket(hour: time(0), radio: "gnss", handler: "hiker", profile: "ublox-m8-usb", state: "tracking", seconds: 600, joules: 39.6),
+        EnergyBucket(hour: time(3600), radio: "gnss", handler: "hiker", profile: "ublox-m8-usb", state: "off", seconds: 3600, joules: 0),
+        EnergyBucket(hour: time(3600), radio: "bluetooth", handler: "hiker", profile: "ble-adapter", state: "scanning", seconds: 3600, joules: 35.64),
+    ]
+
     static let sampleStatus = DaemonStatus(
         version: "0.1.0-test", uptime: 12.5,
         source: .init(kind: .gpsd, description: "localhost:2947", connected: true, watching: true, lastError: nil),
@@ -198,5 +217,6 @@ final class FakeBackend: DaemonBackend {
             SubscriptionStatus(
                 name: "ride-log", services: ["significantChange", "visits"], precision: "approximate", accepted: 2,
                 dropped: ["timeBackwards": 1], events: ["significantChange": 1])
-        ])
+        ],
+        power: .init(gnssProfile: "ublox-m8-usb", gnssState: "off", sampler: .sleeping, sleepingUntil: time(600), bluetoothProfile: "ble-adapter"))
 }

@@ -61,6 +61,22 @@ import WaymarkPower
         #expect(ledger.seconds(.bluetooth, in: "scanning") == 1000)
     }
 
+    @Test func takingHandsOverTheEntriesAndKeepsTheRadiosRunning() throws {
+        var ledger = EnergyLedger(profiles: [Self.gnss])
+        try ledger.set(.gnss, to: "acquiring", at: at(0))
+        try ledger.set(.gnss, to: "tracking", at: at(30))
+        let first = try ledger.take(at: at(100))
+        #expect(ledger.entries.isEmpty)
+        let entry = try #require(first.values.first)
+        #expect(first.count == 1 && entry.seconds == ["acquiring": 30, "tracking": 70])
+        // Joules by state: 30 s × 75 mW, 70 s × 66 mW; together the entry's joules.
+        #expect(abs(entry.joulesByState["acquiring"]! - 2.25) < 1e-9 && abs(entry.joulesByState["tracking"]! - 4.62) < 1e-9)
+        #expect(abs(entry.joules - 6.87) < 1e-9)
+        // Still tracking: the next piece starts where the first ended.
+        let second = try ledger.take(at: at(200))
+        #expect(second.values.first?.seconds == ["tracking": 100])
+    }
+
     @Test func mistakesAreRefused() throws {
         var ledger = EnergyLedger(profiles: [Self.gnss])
         #expect(throws: LedgerError.noProfile(.wifi)) { try ledger.set(.wifi, to: "scanning", at: at(0)) }

@@ -52,8 +52,10 @@ import WaymarkTestSupport
     }
 }
 
-@Test("the built-in default GNSS profile is the shipped file")
-func builtInDefaultMatchesTheFile() throws {
-    let file = try PowerProfile.load(file: ProjectPaths.repositoryRoot.appendingPathComponent("Profiles/power/ublox-m8-usb.yaml").path)
-    #expect(file == PowerProfile.ubloxM8USB)
+@Test(
+    "the built-in default profiles are the shipped files",
+    arguments: [("ublox-m8-usb.yaml", PowerProfile.ubloxM8USB), ("ble-adapter.yaml", PowerProfile.bleAdapter)])
+func builtInDefaultMatchesTheFile(file name: String, builtIn: PowerProfile) throws {
+    let file = try PowerProfile.load(file: ProjectPaths.repositoryRoot.appendingPathComponent("Profiles/power/" + name).path)
+    #expect(file == builtIn)
 }

@@ -13,6 +13,9 @@ public protocol DaemonBackend: Sendable {
     func lastFix() async throws -> HistoryEntry?
     /// Recorded fixes, gaps and events in time order, filtered by `request`.
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry]
+    /// The energy ledger's stored buckets of the hours ending after `since` (all when nil),
+    /// brought up to date first (SEMANTICS §4).
+    func energy(since: Timestamp?) async throws -> [EnergyBucket]
     /// Every stored region.
     func regions() async throws -> [Region]
     /// Stores `regions` in one transaction. Throws `StoreError` (`invalidRegions`,

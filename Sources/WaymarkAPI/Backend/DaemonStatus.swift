@@ -118,13 +118,16 @@ public struct DaemonStatus: Sendable, Equatable {
     public var subscriptions: [SubscriptionStatus]
     /// The beacon source, when one is configured.
     public var beaconSource: BeaconSource?
+    /// The radios' power state and the GNSS sampler; nil when not reported.
+    public var power: Power?
 
     public init(
         version: String, uptime: Double, source: Source, lastFix: HistoryEntry? = nil, databasePath: String,
         regionCount: Int, counters: [String: Int] = [:], subscriptions: [SubscriptionStatus] = [],
-        beaconSource: BeaconSource? = nil
+        beaconSource: BeaconSource? = nil, power: Power? = nil
     ) {
         self.beaconSource = beaconSource
+        self.power = power
         self.version = version
         self.uptime = uptime
         self.source = source
@@ -136,7 +139,7 @@ public struct DaemonStatus: Sendable, Equatable {
     }
 
     /// The `GET /v1/status` body: `{"version":…,"uptimeSeconds":…,"source":{…},"lastFix":{…}|null,
-    /// "databasePath":…,"regionCount":…,"counters":{…},"subscriptions":[…],"beaconSource":{…}|null}` with
+    /// "databasePath":…,"regionCount":…,"counters":{…},"subscriptions":[…],"beaconSource":{…}|null,"power":{…}|null}` with
     /// counters sorted by name.
     public var json: String {
         var s = JSONObjectWriter()
@@ -155,6 +158,7 @@ public struct DaemonStatus: Sendable, Equatable {
         w.addRaw("counters", SubscriptionStatus.object(counters))
         w.addRaw("subscriptions", "[" + subscriptions.map(\.json).joined(separator: ",") + "]")
         w.addRaw("beaconSource", beaconSource?.json ?? "null")
+        w.addRaw("power", power?.json ?? "null")
         return w.object
     }
 }

@@ -17,8 +17,8 @@ struct HistoryQuery: Sendable, Equatable {
     /// fixes it), `limit` (integer ≥ 0) and `format`. Throws a 400 naming the parameter.
     init(_ parameters: Parameters, presetKinds: Set<String>? = nil) throws(APIError) {
         request = HistoryRequest()
-        request.from = try Self.time(parameters, "from")
-        request.to = try Self.time(parameters, "to")
+        request.from = try parameters.time("from")
+        request.to = try parameters.time("to")
         if let from = request.from, let to = request.to, to < from {
             throw .invalidParameter("to", "\(to.rfc3339) is before from \(from.rfc3339)")
         }
@@ -49,14 +49,6 @@ struct HistoryQuery: Sendable, Equatable {
             throw .invalidParameter("format", "unknown format \"\(format)\"; expected json or geojson")
         }
         self.format = parsed
-    }
-
-    private static func time(_ parameters: Parameters, _ name: String) throws(APIError) -> Timestamp? {
-        guard let text = parameters.get(name) else { return nil }
-        guard let time = Timestamp(rfc3339: text) else {
-            throw .invalidParameter(name, "\"\(text)\" is not an RFC 3339 time such as 2024-05-01T12:00:00Z")
-        }
-        return time
     }
 
     /// The response body for `entries` in this query's format.

@@ -33,6 +33,12 @@ extension APIServer {
             }
         }
 
+        routes.add("/v1/power", .get) { request, _ in
+            let query = try PowerQuery(request.uri.queryParameters)
+            let buckets = try await backend.energy(since: query.since)
+            return json(EnergyReport(buckets: buckets, since: query.since, by: query.by).json)
+        }
+
         routes.add("/v1/regions", .get) { _, _ in
             let regions = try await backend.regions()
             return json("{\"regions\":[" + regions.map(\.summaryJSON).joined(separator: ",") + "]}")

@@ -28,7 +28,8 @@ struct DaemonState: DaemonBackend {
             lastFix: snapshot.lastFix,
             databasePath: store.path ?? ":memory:",
             regionCount: await pipeline.regionCount,
-            counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource)
+            counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource,
+            power: snapshot.power)
     }
 
     func lastFix() async throws -> HistoryEntry? {
@@ -42,6 +43,11 @@ struct DaemonState: DaemonBackend {
         let query = HistoryQuery(from: request.from, to: request.to, kinds: kinds.isEmpty ? Set(HistoryKind.allCases) : kinds, limit: request.limit)
         try store.history(query) { entries.append(HistoryEntry($0)) }
         return entries
+    }
+
+    func energy(since: Timestamp?) async throws -> [EnergyBucket] {
+        await pipeline.flushEnergy()
+        return try store.energy(since: since)
     }
 
     func regions() async throws -> [Region] { try store.regions() }

@@ -60,12 +60,7 @@ extension ConfigurationReader {
                     }
                     return thresholds
                 }
-            case "activity":
-                let text = try string(value, key: field)
-                guard let activity = ActivityType(rawValue: text) else {
-                    throw error(value, key: field, "'\(text)' is not one of fitness, automotive, other, airborne")
-                }
-                subscription.activity = activity
+            case "activity": subscription.activity = try activity(value, key: field)
             case "precision":
                 let text = try string(value, key: field)
                 guard let precision = Authorization.Precision(rawValue: text) else {
@@ -112,5 +107,14 @@ extension ConfigurationReader {
             }
             return configuration
         }
+    }
+
+    /// An activity type, whose speed bound a gate or the GNSS schedule uses.
+    func activity(_ node: Node, key: String) throws(ConfigurationError) -> ActivityType {
+        let text = try string(node, key: key)
+        guard let activity = ActivityType(rawValue: text) else {
+            throw error(node, key: key, "'\(text)' is not one of \(ActivityType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return activity
     }
 }

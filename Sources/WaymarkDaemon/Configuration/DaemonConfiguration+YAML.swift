@@ -95,6 +95,8 @@ extension DaemonConfiguration {
                 configuration.bluetooth = settings
             case "subscriptions":
                 configuration.subscriptions = try reader.subscriptions(section)
+            case "power":
+                configuration.power = try reader.power(section)
             case "log":
                 for (key, value) in try reader.mapping(section, key: "log") {
                     switch key.string {
@@ -108,7 +110,7 @@ extension DaemonConfiguration {
                     }
                 }
             default:
-                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "subscriptions", "log"])
+                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "subscriptions", "power", "log"])
             }
         }
         return configuration
@@ -132,7 +134,7 @@ struct ConfigurationReader {
 
     func mapping(_ node: Node, key: String?) throws(ConfigurationError) -> [(Node.Scalar, Node)] {
         guard case .mapping(let mapping) = node else {
-            throw error(node, key: key, key == nil ? "the file must be a mapping of sections (store:, gpsd:, api:, regions:, bluetooth:, subscriptions:, log:)" : "must be a mapping of keys")
+            throw error(node, key: key, key == nil ? "the file must be a mapping of sections (store:, gpsd:, api:, regions:, bluetooth:, subscriptions:, power:, log:)" : "must be a mapping of keys")
         }
         var pairs: [(Node.Scalar, Node)] = []
         for (keyNode, value) in mapping {

@@ -41,6 +41,20 @@ struct HandlerRouter: Sendable {
 
     var isEmpty: Bool { routes.isEmpty }
 
+    /// Handlers whose subscriptions need the GNSS: regions or location services.
+    var gnssHandlers: [String] {
+        routes.filter { $0.subscription.monitorsRegions || !$0.subscription.services.isEmpty }.map(\.name)
+    }
+
+    /// Handlers whose subscriptions need the Bluetooth scan: beacon regions or ranging.
+    var bluetoothHandlers: [String] { routes.filter { $0.subscription.monitorsBeacons }.map(\.name) }
+
+    /// Whether some handler subscribes to geographic regions.
+    var monitorsRegions: Bool { routes.contains { $0.subscription.monitorsRegions } }
+
+    /// The location services handlers run (the GNSS schedule needs their circles).
+    var serviceSubscriptions: [ServiceSubscription] { routes.compactMap { $0.services?.subscription } }
+
     /// Keeps the running service state of handlers whose subscription did not change.
     mutating func update(_ registrations: [HandlerRegistration], beaconRegions: [Region]) {
         let fresh = HandlerRouter(registrations, beaconRegions: beaconRegions)

@@ -4,6 +4,7 @@ import WaymarkAPI
 import WaymarkBeacons
 import WaymarkCore
 import WaymarkHandlers
+import WaymarkPower
 import WaymarkRegions
 import WaymarkServices
 import WaymarkStore
@@ -35,6 +36,13 @@ public actor LivePipeline {
     private let recordFixes: Bool
     private var liveSubscribers = 0
     private var watchingChanged: (@Sendable (Bool) -> Void)?
+    /// The daemon's clock: the energy ledger's time and the sampler's waits.
+    private let clock: any WallClock
+    /// The radios' energy (SEMANTICS §4), flushed to the store by `flushEnergy`.
+    private var energy: LiveEnergy
+    /// Power-aware sampling: whether, and until when, the GNSS sleeps.
+    private var sampler: GNSSSampler
+    private var sleeper: Task<Void, Never>?
 
     /// What the source is doing, for status.
     struct SourceStatus: Sendable {
@@ -48,8 +56,17 @@ public actor LivePipeline {
 
     init(
         store: WaymarkStore, regions: [Region], savedStates: [SavedRegionState] = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
-        feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true, logger: Logger
+        feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true,
+        power: PowerSettings = PowerSettings(), clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
+        self.clock = clock
+        self.sampler = GNSSSampler(settings: power)
+        // Only a receiver behind gpsd is accounted: a replayed track has no radio.
+        var energy = LiveEnergy(profiles: [power.gnssProfile, power.bluetoothProfile], at: clock.now)
+        if sourceKind == .gpsd {
+            do { try energy.startGNSS(at: clock.now) } catch { logger.error("Energy ledger refused the GNSS", metadata: ["error": "\(error)"]) }
+        }
+        self.energy = energy
         self.subscriptions = subscriptions.map(RunningSubscription.init)
         self.recordFixes = recordFixes
         self.store = store
@@ -70,12 +87,15 @@ public actor LivePipeline {
             source.connected = true
             source.lastError = nil
             logger.notice("Source connected", metadata: ["source": "\(description)"])
+            accountWatching()
         case .disconnected(let reason):
             if source.connected { logger.warning("Source disconnected", metadata: ["reason": "\(reason)"]) }
             source.connected = false
             source.lastError = reason
+            accountWatching()
             recordGap(time: Timestamp.now, reason: "source disconnected: \(reason)")
         case .gap(let time, let reason):
+            account { try $0.noFix(at: $1) }
             recordGap(time: time ?? Timestamp.now, reason: reason)
         case .fix(let fix):
             handle(fix)
@@ -89,6 +109,7 @@ public actor LivePipeline {
     /// service, sees only fixes the validation gate admits (time moving forward, no impossible
     /// jumps); the others are counted by reason in the status.
     private func handle(_ received: Fix) {
+        account { try $0.fix(at: $1) }
         var fix = received
         // A receiver without a clock (GGA-only NMEA) gives fixes without time: stamp them on arrival.
         if fix.time == nil { fix.time = Timestamp.now }
@@ -120,6 +141,7 @@ public actor LivePipeline {
             if !router.isEmpty { deliveries += router.deliveries(for: transition, json: json) }
         }
         saveStates(after: update, time: fix.time!)
+        considerSleeping(after: fix)
     }
 
     /// Queues handler events durably (one transaction), then tells the supervisor.
@@ -242,6 +264,10 @@ public actor LivePipeline {
 
     /// The beacon source's status, as its service reports it; counts are kept here.
     func beaconSourceChanged(_ status: DaemonStatus.BeaconSource) {
+        if status.kind == .bluetooth {
+            let dutyCycle = status.scanInterval.flatMap { interval in status.scanWindow.map { $0 / interval } } ?? 1
+            account { try $0.scanning(status.scanning ? dutyCycle : nil, at: $1) }
+        }
         var next = status
         next.advertisements = beaconSource?.advertisements ?? 0
         next.ignored = beaconSource?.ignored ?? [:]
@@ -359,19 +385,111 @@ public actor LivePipeline {
     }
 
     private func updateWatching() {
-        let needed = needsFixes
+        if !samples && sampler.cancel() {
+            sleeper?.cancel()
+            sleeper = nil
+            logger.notice("GNSS wakes early: fixes are needed continuously")
+        }
+        let needed = needsFixes && sampler.sleepingUntil == nil
         if needed != source.watching {
-            logger.notice(needed ? "Fixes needed: watching the source" : "No subscriber needs fixes: the source is not watched")
+            logger.notice(
+                needed ? "Fixes needed: watching the source"
+                    : sampler.sleepingUntil != nil ? "GNSS sleeps: the source is not watched until a boundary could be crossed"
+                    : "No subscriber needs fixes: the source is not watched")
         }
         source.watching = needed
         watchingChanged?(needed)
+        accountWatching()
+        let daemonNeedsGNSS = recordFixes || !subscriptions.isEmpty || liveSubscribers > 0
+            || (monitor.index.count > 0 && !router.monitorsRegions)
+        let attribution = RadioAttribution(
+            gnssHandlers: router.gnssHandlers, daemonNeedsGNSS: daemonNeedsGNSS, bluetoothHandlers: router.bluetoothHandlers)
+        account { try $0.attribute(attribution, at: $1) }
+    }
+
+    // MARK: - Power (SEMANTICS §4)
+
+    /// Whether something needs every fix, so the GNSS may not sleep: recording, a live-stream
+    /// client, or standard updates (configured or a handler's).
+    private var needsContinuousFixes: Bool {
+        recordFixes || liveSubscribers > 0 || subscriptions.contains { $0.pipeline.subscription.standard != nil }
+            || router.serviceSubscriptions.contains { $0.standard != nil }
+    }
+
+    /// Whether power-aware sampling applies now: asked for, on gpsd, and nothing needs every fix.
+    private var samples: Bool { sampler.settings.aware && source.kind == .gpsd && !needsContinuousFixes }
+
+    /// After a fix the engine has seen: stop watching until the schedule's wake time (less a
+    /// hot start), unless a crossing is pending or a boundary is near.
+    private func considerSleeping(after fix: Fix) {
+        guard samples else { return }
+        let services = subscriptions.map(\.pipeline.subscription) + router.serviceSubscriptions
+        guard let resume = sampler.sleep(after: fix, monitor: monitor, subscriptions: services, now: clock.now) else { return }
+        let generation = sampler.generation
+        logger.info("GNSS sleeps until a boundary could be crossed", metadata: ["until": "\(resume.rfc3339)"])
+        sleeper?.cancel()
+        sleeper = Task { [clock] in
+            do { try await clock.sleep(until: resume) } catch { return }
+            self.wakeGNSS(generation: generation)
+        }
+        updateWatching()
+    }
+
+    private func wakeGNSS(generation: Int) {
+        guard sampler.wake(generation: generation) else { return }
+        sleeper = nil
+        logger.info("GNSS wakes: watching the source again")
+        updateWatching()
+    }
+
+    /// The receiver is on while gpsd is watched and reachable.
+    private func accountWatching() {
+        account { [on = source.watching && source.connected] in try $0.watching(on, at: $1) }
+    }
+
+    private func account(_ change: (inout LiveEnergy, Timestamp) throws -> Void) {
+        do {
+            try change(&energy, clock.now)
+        } catch {
+            logger.error("Energy ledger refused a change", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Adds what the ledger accounted up to now to the store (hourly, on request, at shutdown).
+    /// On a store failure the ledger keeps it for the next flush.
+    func flushEnergy() {
+        var next = energy
+        do {
+            try store.addEnergy(try next.take(at: clock.now))
+            energy = next
+        } catch {
+            logger.error("Cannot store the energy ledger", metadata: ["error": "\(error)"])
+            count("storeErrors")
+        }
+    }
+
+    /// Shutdown: no more sleeping, and everything accounted stored.
+    func finishPower() {
+        sleeper?.cancel()
+        sleeper = nil
+        flushEnergy()
+    }
+
+    /// What the radios and the sampler are doing, for status.
+    var powerStatus: DaemonStatus.Power {
+        DaemonStatus.Power(
+            gnssProfile: sampler.settings.gnssProfile.name,
+            gnssState: source.kind == .gpsd ? energy.receiver.state.rawValue : nil,
+            sampler: sampler.sleepingUntil != nil ? .sleeping : samples ? .tracking : .continuous,
+            sleepingUntil: sampler.sleepingUntil,
+            bluetoothProfile: sampler.settings.bluetoothProfile.name)
     }
 
     func snapshot() -> (
         source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?, subscriptions: [SubscriptionStatus],
-        beaconSource: DaemonStatus.BeaconSource?
+        beaconSource: DaemonStatus.BeaconSource?, power: DaemonStatus.Power
     ) {
-        (source, counters, lastFix, subscriptions.map(\.status), beaconSource)
+        (source, counters, lastFix, subscriptions.map(\.status), beaconSource, powerStatus)
     }
 }
 

@@ -62,7 +62,7 @@ public struct EnergyLedger: Sendable {
         // Split at hour boundaries, so each hour's bucket holds what happened in it.
         var start = segment.since
         while start < time {
-            let hour = Self.hourStart(of: start)
+            let hour = start.hourStart
             let end = min(time, hour.adding(seconds: 3600))
             let seconds = end.seconds(since: start)
             for (handler, share) in shares {
@@ -77,18 +77,21 @@ public struct EnergyLedger: Sendable {
         current[radio] = segment
     }
 
-    static func hourStart(of time: Timestamp) -> Timestamp {
-        let hourNanoseconds: Int64 = 3_600_000_000_000
-        let n = time.nanosecondsSince1970
-        return Timestamp(nanosecondsSince1970: n - ((n % hourNanoseconds) + hourNanoseconds) % hourNanoseconds)
-    }
-
     /// Joules by radio, by handler, or in total over the entries at or after `since`.
     public func joules(radio: Radio? = nil, handler: String? = nil, since: Timestamp? = nil) -> Double {
         entries.filter { key, _ in
             (radio == nil || key.radio == radio) && (handler == nil || key.handler == handler)
-                && (since == nil || key.hour >= EnergyLedger.hourStart(of: since!))
+                && (since == nil || key.hour >= since!.hourStart)
         }.values.reduce(0) { $0 + $1.joules }
+    }
+
+    /// Accounts every radio's time up to `time`, then hands over what the entries hold and
+    /// starts them afresh (the radios keep their states): the daemon adds what it takes to the
+    /// store, whose buckets add up, so a bucket may be taken in several pieces.
+    public mutating func take(at time: Timestamp) throws(LedgerError) -> [LedgerKey: LedgerEntry] {
+        try close(at: time)
+        defer { entries = [:] }
+        return entries
     }
 
     /// Seconds a radio spent in `state`, summed over handlers' shares.
@@ -108,10 +111,14 @@ public struct LedgerKey: Sendable, Hashable {
 public struct LedgerEntry: Sendable, Equatable {
     /// Seconds by state (the handler's share).
     public var seconds: [String: Double] = [:]
+    /// Joules by state (the handler's share).
+    public var joulesByState: [String: Double] = [:]
+    /// Joules in all states.
     public var joules = 0.0
 
     mutating func add(state: String, seconds: Double, joules: Double) {
         self.seconds[state, default: 0] += seconds
+        self.joulesByState[state, default: 0] += joules
         self.joules += joules
     }
 }

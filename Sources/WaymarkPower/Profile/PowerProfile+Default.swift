@@ -11,3 +11,14 @@ extension PowerProfile {
         ],
         startTimes: ["cold": 29, "warm": 25, "hot": 1])
 }
+
+extension PowerProfile {
+    /// The default Bluetooth profile, the same as `Profiles/power/ble-adapter.yaml` (a test keeps
+    /// them equal), so the daemon prices scanning without a file.
+    public static let bleAdapter = PowerProfile(
+        name: "ble-adapter", radio: .bluetooth, description: "Bluetooth LE adapter (USB dongle or on-board controller)",
+        states: [
+            "off": PowerState(current: 0, voltage: 3.3, source: "controller idle, not scanning"),
+            "scanning": PowerState(current: 0.006, voltage: 3.3, source: "BLE receive 3–6 mA, upper figure (SEMANTICS §4)"),
+        ])
+}

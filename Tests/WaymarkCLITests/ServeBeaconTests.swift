@@ -37,7 +37,8 @@ import WaymarkTestSupport
         // Restarted later with only the gate's beacon, at 100 s: the post exits 30 s after its
         // last saved sighting (20 s), the gate 30 s after its own (20.5 s), then enters again.
         let second = try directory.write("second.jsonl", BeaconReplayTests.line(100, major: 2))
-        #expect(try serve(second).status == 0)
+        let servedAgain = try serve(second)
+        #expect(servedAgain.status == 0, "\(servedAgain.stderr)")
         let events = try runWaymark(["history", "--db", db, "--kind", "event"]).stdoutLines
         #expect(events.count == 5, "\(events)")
         #expect(events[2] == #"{"kind":"beacon","transition":"exit","region":"post","time":"2026-06-01T08:00:50Z","lastSeen":"2026-06-01T08:00:20Z"}"#)

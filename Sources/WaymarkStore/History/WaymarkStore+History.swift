@@ -167,8 +167,8 @@ extension WaymarkStore {
         }
     }
 
-    /// Deletes every fix, gap and event before `cutoff` (exclusive: a record at `cutoff` stays)
-    /// and returns how many rows were deleted.
+    /// Deletes every fix, gap and event before `cutoff` (exclusive: a record at `cutoff` stays),
+    /// and the energy ledger's hours that ended by then, and returns how many rows were deleted.
     ///
     /// Deletes in batches of 1,000 rows, each its own short transaction, so the daemon's
     /// writes wait at most one batch. Not atomic: readers may see a partly pruned history,
@@ -195,12 +195,19 @@ extension WaymarkStore {
                 if count < batchSize { break }
             }
         }
+        // The energy ledger's hours that ended by the cutoff (a few dozen rows an hour: one statement).
+        deleted["energy"] = try writeHistory(synchronous: .normal, doing: "pruning energy") { db in
+            try db.execute(
+                sql: "DELETE FROM energy WHERE hour_ns + 3600000000000 <= ?", arguments: [cutoff.nanosecondsSince1970])
+            return db.changesCount
+        }
         let total = deleted.values.reduce(0, +)
         logger.info(
             "Pruned history",
             metadata: [
                 "history.before": "\(cutoff.rfc3339)", "history.fixes": "\(deleted["fixes"] ?? 0)",
                 "history.gaps": "\(deleted["gaps"] ?? 0)", "history.events": "\(deleted["events"] ?? 0)",
+                "history.energy": "\(deleted["energy"] ?? 0)",
             ])
         return total
     }

@@ -39,4 +39,22 @@ import WaymarkTestSupport
         // Nothing left to prune.
         #expect(try store.pruneHistory(before: cutoff, batchSize: batchSize) == 0)
     }
+
+    /// The energy ledger is pruned by whole hours: an hour is deleted once it ended by the cutoff.
+    @Test func pruningDeletesTheEnergyHoursThatEndedBeforeTheCutoff() throws {
+        let folder = try TemporaryDirectory()
+        let store = try WaymarkStore(path: folder.path("energy.sqlite"), logger: quietLogger)
+        let hour = Timestamp(rfc3339: "2026-06-01T10:00:00Z")!
+        try store.addEnergy((0..<3).map { h in
+            EnergyBucket(
+                hour: hour.adding(seconds: Double(h) * 3600), radio: "gnss", handler: "(daemon)", profile: "ublox-m8-usb",
+                state: "tracking", seconds: 60, joules: 4)
+        })
+        // 11:30: the 10:00 hour has ended, 11:00 has not.
+        #expect(try store.pruneHistory(before: hour.adding(seconds: 5400)) == 1)
+        #expect(try store.energy().map(\.hour) == [hour.adding(seconds: 3600), hour.adding(seconds: 7200)])
+        // At 12:00 exactly, 11:00 has ended.
+        #expect(try store.pruneHistory(before: hour.adding(seconds: 7200)) == 1)
+        #expect(try store.energy().count == 1)
+    }
 }

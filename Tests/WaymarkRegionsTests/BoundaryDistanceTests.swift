@@ -26,6 +26,24 @@ import WaymarkTestSupport
         #expect(index.distanceToBoundary(ofRegionAt: 0, from: coordinate(0.005, 0.005), limit: 100) >= 100)
     }
 
+    /// The nearest boundary of any region, searched outward (what power-aware sampling sleeps on),
+    /// including one just across the antimeridian.
+    @Test func theNearestBoundaryIsFoundNearAndAcrossTheAntimeridian() {
+        let near = Region(identifier: "near", shape: .polygons([Polygon(exterior: ring([(0.01, 0), (0.02, 0), (0.02, 0.01), (0.01, 0.01)]))]))
+        let far = Region(identifier: "far", shape: .circle(center: coordinate(1, 0.005), radius: 1000))
+        let index = RegionIndex(regions: [near, far])
+        // 0.005° ≈ 556.6 m west of the square's west edge.
+        #expect(abs(index.distanceToNearestBoundary(from: coordinate(0.005, 0.005), limit: 50_000) - 556.6) < 1)
+        // Nothing within the limit: the limit.
+        #expect(index.distanceToNearestBoundary(from: coordinate(-3, 0.005), limit: 5_000) == 5_000)
+        // A square east of the antimeridian, its west edge 0.002° (≈ 222.6 m) from a point at 179.999.
+        let across = Region(
+            identifier: "across", shape: .polygons([Polygon(exterior: ring([(-179.999, 0), (-179.99, 0), (-179.99, 0.01), (-179.999, 0.01)]))]))
+        let seam = RegionIndex(regions: [across])
+        #expect(abs(seam.distanceToNearestBoundary(from: coordinate(179.999, 0.005), limit: 50_000) - 222.6) < 1)
+        #expect(abs(seam.distanceToBoundary(ofRegionAt: 0, from: coordinate(179.999, 0.005)) - 222.6) < 1)
+    }
+
     /// Canada in Natural Earth 1:50m has 11,573 vertices: the banded search must give exactly
     /// the brute-force answer near its boundary.
     @Test func aHugePolygonsBandedSearchAgreesWithBruteForce() throws {

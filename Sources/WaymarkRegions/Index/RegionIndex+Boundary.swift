@@ -60,9 +60,10 @@ extension RegionIndex.Storage {
             let a = vertices[e]
             let b = vertices[e &+ 1]
             if abs(a.x) == 180 && a.x == b.x { return }
+            // Longitudes the short way round, so a part just across the antimeridian is near.
             let d = planarDistance(
-                0, 0, (a.x - c.longitude) * scale.perDegreeLongitude, (a.y - c.latitude) * scale.perDegreeLatitude,
-                (b.x - c.longitude) * scale.perDegreeLongitude, (b.y - c.latitude) * scale.perDegreeLatitude)
+                0, 0, Self.east(a.x, of: c.longitude) * scale.perDegreeLongitude, (a.y - c.latitude) * scale.perDegreeLatitude,
+                Self.east(b.x, of: c.longitude) * scale.perDegreeLongitude, (b.y - c.latitude) * scale.perDegreeLatitude)
             if d < best { best = d }
         }
         if ring.bandCount == 0 || !reachLatitude.isFinite {
@@ -75,6 +76,12 @@ extension RegionIndex.Storage {
             for j in Int(bandStarts[k])..<Int(bandStarts[k + 1]) { measure(Int(bandEdges[j])) }
         }
         return best
+    }
+
+    /// Degrees east from `longitude` to `x`, the short way round (−180…180).
+    static func east(_ x: Double, of longitude: Double) -> Double {
+        let d = x - longitude
+        return d > 180 ? d - 360 : d < -180 ? d + 360 : d
     }
 
     /// Area (m², unsigned) and perimeter (m) of a ring, in a plane tangent at its box's centre.
@@ -103,13 +110,7 @@ extension RegionIndex {
         var candidates: [Int32] = []
         var reach = min(100.0, limit)
         while true {
-            let scale = LocalMetres(latitude: c.latitude)
-            let dLat = reach / scale.perDegreeLatitude
-            let dLon = scale.perDegreeLongitude > 0 ? min(reach / scale.perDegreeLongitude, 180) : 180
-            let box = BoundingBox(
-                minLatitude: max(c.latitude - dLat, -90), minLongitude: max(c.longitude - dLon, -180),
-                maxLatitude: min(c.latitude + dLat, 90), maxLongitude: min(c.longitude + dLon, 180))
-            regions(meeting: box, into: &candidates)
+            regions(near: c, within: reach, into: &candidates)
             var nearest = reach
             for region in candidates {
                 nearest = min(nearest, distanceToBoundary(ofRegionAt: Int(region), from: c, limit: nearest))
@@ -117,5 +118,23 @@ extension RegionIndex {
             if nearest < reach || reach >= limit { return min(nearest, limit) }
             reach = min(reach * 4, limit)
         }
+    }
+
+    /// Replaces `result` with the regions whose bounding box meets the box `metres` around `c`,
+    /// ascending; a box over the antimeridian continues on the other side.
+    public func regions(near c: Coordinate, within metres: Double, into result: inout [Int32]) {
+        let scale = LocalMetres(latitude: c.latitude)
+        let dLat = metres / scale.perDegreeLatitude
+        let dLon = scale.perDegreeLongitude > 0 ? min(metres / scale.perDegreeLongitude, 180) : 180
+        let (south, north) = (max(c.latitude - dLat, -90), min(c.latitude + dLat, 90))
+        func box(_ west: Double, _ east: Double) -> BoundingBox {
+            BoundingBox(minLatitude: south, minLongitude: west, maxLatitude: north, maxLongitude: east)
+        }
+        regions(meeting: box(max(c.longitude - dLon, -180), min(c.longitude + dLon, 180)), into: &result)
+        var beyond: [Int32] = []
+        if c.longitude - dLon < -180 { regions(meeting: box(c.longitude - dLon + 360, 180), into: &beyond) }
+        if c.longitude + dLon > 180 { regions(meeting: box(-180, c.longitude + dLon - 360), into: &beyond) }
+        guard !beyond.isEmpty else { return }
+        result = Array(Set(result + beyond)).sorted()
     }
 }

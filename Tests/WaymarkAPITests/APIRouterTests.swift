@@ -334,9 +334,13 @@ import WaymarkStore
                 "waymark_subscription_fixes_accepted_total{subscription=\"ride-log\"} 2",
                 "waymark_subscription_fixes_dropped_total{subscription=\"ride-log\",reason=\"timeBackwards\"} 1",
                 "waymark_subscription_events_total{subscription=\"ride-log\",kind=\"significantChange\"} 1",
+                "# TYPE waymark_energy_joules_total counter",
+                "waymark_energy_joules_total{radio=\"gnss\",profile=\"ublox-m8-usb\"} 41.85",
             ] {
                 #expect(text.split(separator: "\n").contains(Substring(line)), "missing \(line)")
             }
+            // A radio that is not accounted (no Bluetooth scan here) has no sample.
+            #expect(!text.contains("radio=\"bluetooth\""))
             // Every sample has HELP and TYPE lines before it.
             let names = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix(while: { $0 != " " && $0 != "{" }) }
             for name in names {

@@ -218,5 +218,7 @@ final class FakeBackend: DaemonBackend {
                 name: "ride-log", services: ["significantChange", "visits"], precision: "approximate", accepted: 2,
                 dropped: ["timeBackwards": 1], events: ["significantChange": 1])
         ],
-        power: .init(gnssProfile: "ublox-m8-usb", gnssState: "off", sampler: .sleeping, sleepingUntil: time(600), bluetoothProfile: "ble-adapter"))
+        power: .init(
+            gnssProfile: "ublox-m8-usb", gnssState: "off", sampler: .sleeping, sleepingUntil: time(600), bluetoothProfile: "ble-adapter",
+            gnssJoules: 41.85))
 }

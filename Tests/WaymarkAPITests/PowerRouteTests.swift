@@ -63,6 +63,9 @@ import WaymarkStore
             #expect(gnss["sampler"] as? String == "sleeping")
             #expect(gnss["sleepingUntil"] as? String == FakeBackend.time(600).rfc3339)
             #expect(gnss["profile"] as? String == "ublox-m8-usb")
+            #expect(gnss["joulesSinceStart"] as? Double == 41.85)
+            let bluetooth = try #require((object["power"] as? [String: Any])?["bluetooth"] as? [String: Any])
+            #expect(bluetooth["joulesSinceStart"] is NSNull)
         }
     }
 }

@@ -158,7 +158,12 @@ import WaymarkTestSupport
         clock.advance(to: until)
         let woke = await Self.eventually { await pipeline.powerStatus.sampler == .tracking }
         #expect(woke && watching.last == true)
+        // Status counts what is not stored yet: 2 s acquiring, the rest off (0 W).
+        let acquiring = PowerProfile.ubloxM8USB.states["acquiring"]!.power
+        let live = try #require(await pipeline.powerStatus.gnssJoules)
+        #expect(abs(live - 2 * acquiring) < 1e-9)
         await pipeline.flushEnergy()
+        #expect(await pipeline.powerStatus.gnssJoules == live)
         // Acquiring until the fix, off from the fix until the wake-up; tracking lasted no time.
         let seconds = Self.seconds(try store.energy())
         #expect(Set(seconds.keys) == ["acquiring", "off"] && seconds["acquiring"] == 2)

@@ -30,6 +30,17 @@ extension DaemonStatus {
             metric(metricName, "counter", Self.help[name] ?? "Count of \(name) since start.", String(value))
         }
         out += subscriptionMetrics
+        if let power {
+            let rows = [("gnss", power.gnssProfile, power.gnssJoules), ("bluetooth", power.bluetoothProfile, power.bluetoothJoules)]
+                .compactMap { radio, profile, joules in joules.map { (radio, profile, $0) } }
+            if !rows.isEmpty {
+                out += "# HELP waymark_energy_joules_total Energy the radio used since start, as its power profile prices it.\n"
+                out += "# TYPE waymark_energy_joules_total counter\n"
+                for (radio, profile, joules) in rows {
+                    out += "waymark_energy_joules_total{radio=\"\(radio)\",profile=\"\(Self.labelEscaped(profile))\"} \(Self.number(joules))\n"
+                }
+            }
+        }
         return out
     }
 

@@ -477,12 +477,14 @@ public actor LivePipeline {
 
     /// What the radios and the sampler are doing, for status.
     var powerStatus: DaemonStatus.Power {
-        DaemonStatus.Power(
+        let joules = energy.joulesSinceStart(at: clock.now)
+        return DaemonStatus.Power(
             gnssProfile: sampler.settings.gnssProfile.name,
             gnssState: source.kind == .gpsd ? energy.receiver.state.rawValue : nil,
             sampler: sampler.sleepingUntil != nil ? .sleeping : samples ? .tracking : .continuous,
             sleepingUntil: sampler.sleepingUntil,
-            bluetoothProfile: sampler.settings.bluetoothProfile.name)
+            bluetoothProfile: sampler.settings.bluetoothProfile.name,
+            gnssJoules: joules[.gnss], bluetoothJoules: joules[.bluetooth])
     }
 
     func snapshot() -> (

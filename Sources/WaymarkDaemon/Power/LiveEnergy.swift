@@ -16,6 +16,8 @@ struct LiveEnergy: Sendable {
     private(set) var attribution = RadioAttribution()
     /// Never account backwards: a wall clock stepped back holds at the latest instant used.
     private var latest: Timestamp
+    /// Joules handed over by `take`, by radio, since the daemon started.
+    private var takenJoules: [Radio: Double] = [:]
 
     init(profiles: [PowerProfile], at time: Timestamp) {
         ledger = EnergyLedger(profiles: profiles)
@@ -64,6 +66,7 @@ struct LiveEnergy: Sendable {
     /// emptied; the radios keep their states. Buckets with no time are left out.
     mutating func take(at time: Timestamp) throws(LedgerError) -> [EnergyBucket] {
         let entries = try ledger.take(at: clamped(time))
+        for (key, entry) in entries { takenJoules[key.radio, default: 0] += entry.joules }
         return entries.sorted { ($0.key.hour, $0.key.radio.rawValue, $0.key.handler) < ($1.key.hour, $1.key.radio.rawValue, $1.key.handler) }
             .flatMap { key, entry in
                 entry.seconds.keys.sorted().compactMap { state -> EnergyBucket? in
@@ -73,6 +76,18 @@ struct LiveEnergy: Sendable {
                         seconds: seconds, joules: entry.joulesByState[state] ?? 0)
                 }
             }
+    }
+
+    /// Joules each accounted radio has used since the daemon started, up to `time` (for status
+    /// and metrics; nothing is taken from the ledger).
+    func joulesSinceStart(at time: Timestamp) -> [Radio: Double] {
+        var open = ledger
+        try? open.close(at: max(latest, time))
+        var joules = takenJoules
+        for radio in [Radio.gnss, .bluetooth] where (radio == .gnss ? gnssStarted : bluetoothStarted) {
+            joules[radio, default: 0] += open.joules(radio: radio)
+        }
+        return joules
     }
 
     private mutating func setGNSS(at time: Timestamp) throws(LedgerError) {

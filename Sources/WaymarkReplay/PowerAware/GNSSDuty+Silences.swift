@@ -25,25 +25,4 @@ extension GNSSDuty {
         wakeAt = nil
         powerOn(at: time)
     }
-
-    /// Seconds between the receiver's fixes while it tracks (u-blox's default rate, 1 Hz).
-    static let receiverInterval = 1.0
-
-    /// The fixes the receiver produced between the last fix and the recorded `fix`: one a
-    /// second, on the straight line between them (none across a silence or without times).
-    /// A logger records a subset of them; the receiver model sees them all, so both modes
-    /// decide at every second, whatever the track's recording interval.
-    func receiverFixes(before fix: Fix) -> [Fix] {
-        guard let previous, let start = previous.time, let end = fix.time else { return [] }
-        let span = end.seconds(since: start)
-        guard span > Self.receiverInterval, span <= Self.silenceThreshold else { return [] }
-        var fixes: [Fix] = []
-        var offset = Self.receiverInterval
-        while offset < span - 1e-6 {
-            let time = start.adding(seconds: offset)
-            if let fill = position(at: time, before: fix) { fixes.append(fill) }
-            offset += Self.receiverInterval
-        }
-        return fixes
-    }
 }

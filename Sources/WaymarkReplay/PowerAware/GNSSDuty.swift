@@ -7,13 +7,13 @@ import WaymarkPower
 ///
 /// The model: the track is what a receiver that was on all along recorded, and the device was
 /// where the track says at every moment (linear between recorded points — a smart-recording
-/// logger stores a point when the path bends, and nothing while it stands still). While off,
-/// recorded fixes are not seen. At each wake the receiver powers on a hot start early and gets
-/// one fix, at the device's position then, which goes through the engine like any fix (as it
-/// would live): the restart costs the hot start's time at the acquisition current. If the
-/// schedule allows, the receiver goes off again at once, else it keeps tracking and sees the
-/// recorded fixes from there on. Long silences in the recording are pauses
-/// (`GNSSDuty+Silences.swift`).
+/// logger stores a point when the path bends, and nothing while it stands still). While it
+/// tracks, the receiver has a fix every second, the recorded points and the ones between them
+/// (`GNSSDuty+ReceiverFixes.swift`); while off, it sees none. At each wake it powers on a hot
+/// start early and gets one fix, at the device's position then, which goes through the engine
+/// like any fix (as it would live): the restart costs the hot start's time at the acquisition
+/// current. If the schedule allows, the receiver goes off again at once, else it keeps
+/// tracking. Long silences in the recording are pauses (`GNSSDuty+Silences.swift`).
 struct GNSSDuty {
     var ledger: EnergyLedger
     let profile: PowerProfile
@@ -77,21 +77,6 @@ struct GNSSDuty {
     mutating func powerOn(at time: Timestamp) {
         try? ledger.set(.gnss, to: "acquiring", at: time.adding(seconds: -hotStart))
         try? ledger.set(.gnss, to: "tracking", at: time)
-    }
-
-    /// The device's position at `time`, between the previous recorded fix and `fix`; nil when
-    /// `fix` itself is at that time (or there is nothing to interpolate from), so it is the
-    /// wake-up fix and is seen.
-    func position(at time: Timestamp, before fix: Fix) -> Fix? {
-        guard let fixTime = fix.time, fixTime > time, let previous, let previousTime = previous.time,
-            previousTime <= time
-        else { return nil }
-        let t = time.seconds(since: previousTime) / fixTime.seconds(since: previousTime)
-        let a = previous.coordinate, b = fix.coordinate
-        return Fix(
-            time: time,
-            coordinate: Coordinate(
-                latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude)))
     }
 
     /// The figures for the summary, the ledger closed at the last fix.

@@ -16,8 +16,7 @@ extension RegionMonitor {
     ) {
         let a = previous.coordinate
         let b = fix.coordinate
-        var longitude = b.longitude
-        if longitude - a.longitude > 180 { longitude -= 360 } else if longitude - a.longitude < -180 { longitude += 360 }
+        let longitude = a.longitude + Coordinate.degreesEast(from: a.longitude, to: b.longitude)
         if abs(longitude) <= 180 {
             addCrossings(along: (a, b), span: 0...1, previous.time, fix, &update)
             return

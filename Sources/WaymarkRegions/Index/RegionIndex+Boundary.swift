@@ -62,8 +62,10 @@ extension RegionIndex.Storage {
             if abs(a.x) == 180 && a.x == b.x { return }
             // Longitudes the short way round, so a part just across the antimeridian is near.
             let d = planarDistance(
-                0, 0, Self.east(a.x, of: c.longitude) * scale.perDegreeLongitude, (a.y - c.latitude) * scale.perDegreeLatitude,
-                Self.east(b.x, of: c.longitude) * scale.perDegreeLongitude, (b.y - c.latitude) * scale.perDegreeLatitude)
+                0, 0, Coordinate.degreesEast(from: c.longitude, to: a.x) * scale.perDegreeLongitude,
+                (a.y - c.latitude) * scale.perDegreeLatitude,
+                Coordinate.degreesEast(from: c.longitude, to: b.x) * scale.perDegreeLongitude,
+                (b.y - c.latitude) * scale.perDegreeLatitude)
             if d < best { best = d }
         }
         if ring.bandCount == 0 || !reachLatitude.isFinite {
@@ -76,12 +78,6 @@ extension RegionIndex.Storage {
             for j in Int(bandStarts[k])..<Int(bandStarts[k + 1]) { measure(Int(bandEdges[j])) }
         }
         return best
-    }
-
-    /// Degrees east from `longitude` to `x`, the short way round (−180…180).
-    static func east(_ x: Double, of longitude: Double) -> Double {
-        let d = x - longitude
-        return d > 180 ? d - 360 : d < -180 ? d + 360 : d
     }
 
     /// Area (m², unsigned) and perimeter (m) of a ring, in a plane tangent at its box's centre.

@@ -33,11 +33,8 @@ extension GNSSDuty {
         else { return nil }
         let t = time.seconds(since: previousTime) / fixTime.seconds(since: previousTime)
         let a = previous.coordinate, b = fix.coordinate
-        // Longitude the short way round, back into −180…180 (a track over the antimeridian).
-        var east = b.longitude - a.longitude
-        if east > 180 { east -= 360 } else if east < -180 { east += 360 }
-        var longitude = a.longitude + t * east
-        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        // The short way round, so a track over the antimeridian stays on it.
+        let longitude = Coordinate.wrapped(longitude: a.longitude + t * Coordinate.degreesEast(from: a.longitude, to: b.longitude))
         return Fix(time: time, coordinate: Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: longitude))
     }
 }

@@ -39,8 +39,12 @@ public enum Replay {
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()
         summary.regions = geographic.count
+        let profile = options.powerProfile ?? .ubloxM8USB
         var gnss = (options.energy || options.powerAware)
-            ? GNSSDuty(profile: options.powerProfile ?? .ubloxM8USB, schedule: options.powerAware ? schedule(options) : nil)
+            ? GNSSDuty(
+                profile: profile,
+                schedule: options.powerAware
+                    ? GNSSSchedule(activity: options.services.activity, subscriptions: [options.services], profile: profile) : nil)
             : nil
         if regions.isEmpty && subscription.isEmpty && monitorsRegions && !options.ranging {
             logger.warning("no regions to monitor: only the initial state and summary will be printed")
@@ -108,13 +112,6 @@ public enum Replay {
         try output.write(summary.record + "\n")
         try output.flush()
         return summary
-    }
-
-    /// The GNSS schedule for the subscription: the activity's speed bound, a hot start, and
-    /// circles for significant change and visits.
-    static func schedule(_ options: ReplayOptions) -> GNSSSchedule {
-        GNSSSchedule(
-            activity: options.services.activity, subscriptions: [options.services], profile: options.powerProfile ?? .ubloxM8USB)
     }
 
     private static func write(_ record: LocationRecord, to output: inout some TextSink, summary: inout ReplaySummary) throws {

@@ -45,7 +45,8 @@ public struct RegionsAlongTrack: Sendable {
         }
     }
 
-    /// The point `distance` metres along `path` (linear between vertices, in degrees).
+    /// The point `distance` metres along `path` (linear between vertices, in degrees, the short
+    /// way round the antimeridian).
     static func point(at distance: Double, on path: [Coordinate], cumulative: [Double]) -> Coordinate {
         var low = 0, high = cumulative.count - 1
         while high - low > 1 {
@@ -55,6 +56,7 @@ public struct RegionsAlongTrack: Sendable {
         let span = cumulative[high] - cumulative[low]
         let t = span > 0 ? (distance - cumulative[low]) / span : 0
         let a = path[low], b = path[high]
-        return Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
+        let longitude = Coordinate.wrapped(longitude: a.longitude + t * Coordinate.degreesEast(from: a.longitude, to: b.longitude))
+        return Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: longitude)
     }
 }

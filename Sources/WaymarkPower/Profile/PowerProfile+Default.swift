@@ -10,9 +10,7 @@ extension PowerProfile {
             "powerSave": PowerState(current: 0.006, voltage: 3.0, source: "u-blox NEO-M8 data sheet, power save mode ~6 mA (SEMANTICS §4)"),
         ],
         startTimes: ["cold": 29, "warm": 25, "hot": 1])
-}
 
-extension PowerProfile {
     /// The default Bluetooth profile, the same as `Profiles/power/ble-adapter.yaml` (a test keeps
     /// them equal), so the daemon prices scanning without a file.
     public static let bleAdapter = PowerProfile(

@@ -72,14 +72,7 @@ extension WaymarkStore {
                     return .commit
                 }
             }
-            let migrator = Self.migrator
-            let pending = try database.read { db in
-                try Set(migrator.migrations).subtracting(migrator.appliedIdentifiers(db))
-            }
-            try migrator.migrate(database)
-            for identifier in migrator.migrations where pending.contains(identifier) {
-                logger.info("Applied migration", metadata: ["migration": "\(identifier)"])
-            }
+            try applyPendingMigrations()
         } catch let error as StoreError {
             throw path.map { error.naming($0) } ?? error
         } catch {
@@ -87,6 +80,31 @@ extension WaymarkStore {
                 code: .migrationFailed,
                 message: "cannot set up the store's schema\(path.map { " in \($0)" } ?? ""): \(Self.describe(error))",
                 path: path)
+        }
+    }
+
+    /// Runs the migrations this file lacks. GRDB reads the applied set before each migration's
+    /// own transaction, so another process opening the same new file can apply a migration in
+    /// between, and ours then fails ("table regions already exists") and rolls back. Each
+    /// migration commits with its identifier, so when the applied set has grown since we looked,
+    /// the failure was that race: look again and carry on from where the other process got to.
+    /// A failure with no progress elsewhere is real and is thrown.
+    private func applyPendingMigrations() throws {
+        let migrator = Self.migrator
+        var applied = try database.read { try migrator.appliedIdentifiers($0) }
+        while true {
+            do {
+                try migrator.migrate(database)
+                break
+            } catch {
+                let now = try database.read { try migrator.appliedIdentifiers($0) }
+                guard now.isStrictSuperset(of: applied) else { throw error }
+                logger.debug("Another process migrated this store meanwhile; retrying")
+                applied = now
+            }
+        }
+        for identifier in migrator.migrations where !applied.contains(identifier) {
+            logger.info("Applied migration", metadata: ["migration": "\(identifier)"])
         }
     }
 

@@ -76,6 +76,9 @@ import WaymarkTestSupport
         #expect(imported.status == 0, "\(imported.stderr)")
         let listed = try runWaymark(["regions", "list", "--socket", socket])
         #expect(listed.stdout.contains("\"hut\""), "\(listed.stdout)")
+        // The daemon's list and the database's are the same lines.
+        let listedFromDatabase = try runWaymark(["regions", "list", "--db", db]).stdoutLines
+        #expect(listed.stdoutLines.count == 5 && listed.stdoutLines == listedFromDatabase, "\(listedFromDatabase)")
         let state = try runProcess(curl, ["-s", "--unix-socket", socket, "http://localhost/v1/regions/hut/state"])
         #expect(state.stdout.contains("\"state\":\"outside\"") || state.stdout.contains("\"state\":\"unknown\""), "\(state.stdout)")
         let stream = try runProcess(curl, ["-s", "-N", "--max-time", "2", "--unix-socket", socket, "http://localhost/v1/stream"])

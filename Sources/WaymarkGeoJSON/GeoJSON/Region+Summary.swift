@@ -1,11 +1,11 @@
 import WaymarkCore
-import WaymarkGeoJSON
 import WaymarkRegions
 
 extension Region {
-    /// The summary `GET /v1/regions` lists: identifier, kind, the circle's centre and radius
-    /// (metres) or the polygon count, and the feature's properties.
-    var summaryJSON: String {
+    /// One region's summary, as `GET /v1/regions` lists it and `waymark regions list` prints
+    /// it (a line each): identifier, kind, the circle's centre and radius (metres), the polygon
+    /// count or the beacon identity, and the feature's properties.
+    public var summaryJSON: String {
         var w = JSONObjectWriter()
         w.add("identifier", identifier)
         switch shape {

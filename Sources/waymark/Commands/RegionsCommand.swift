@@ -92,37 +92,26 @@ struct RegionsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List stored regions, one JSON object per line.")
+        static let configuration = CommandConfiguration(abstract: "List stored regions, one JSON object per line (the objects GET /v1/regions lists).")
 
         @OptionGroup var store: StoreOptions
 
         func run() throws {
             if let client = store.daemon() {
-                print(try RegionsCommand.call(client, "GET", "/v1/regions"))
+                let body = try RegionsCommand.call(client, "GET", "/v1/regions")
+                for line in try Self.summaries(inAPIAnswer: body) { print(line) }
                 return
             }
-            for region in try store.open().regions() {
-                var json = JSONObjectWriter()
-                json.add("identifier", region.identifier)
-                switch region.shape {
-                case .circle(let center, let radius):
-                    json.add("kind", "circle")
-                    json.add("latitude", center.latitude)
-                    json.add("longitude", center.longitude)
-                    json.add("radius", radius)
-                case .polygons(let polygons):
-                    json.add("kind", "polygon")
-                    json.add("polygons", polygons.count)
-                    json.add("vertices", polygons.reduce(0) { $0 + $1.exterior.count + $1.holes.reduce(0) { $0 + $1.count } })
-                case .beacon(let beacon):
-                    json.add("kind", "beacon")
-                    json.add("uuid", beacon.uuid.description)
-                    json.add("major", beacon.major.map(Double.init))
-                    json.add("minor", beacon.minor.map(Double.init))
-                }
-                if let properties = region.propertiesJSON { json.addRaw("properties", properties) }
-                print(json.object)
+            for region in try store.open().regions() { print(region.summaryJSON) }
+        }
+
+        /// The objects of `{"regions":[…]}` as the daemon wrote them, so both paths print the same.
+        static func summaries(inAPIAnswer body: String) throws -> [String] {
+            let bytes = Array(body.utf8)
+            guard let root = try? JSONParser.parse(bytes), case .array(let regions)? = root.member("regions")?.value else {
+                throw CommandError("the daemon's answer to GET /v1/regions has no regions array: \(body.prefix(200))")
             }
+            return regions.map { String(decoding: bytes[$0.start..<$0.end], as: UTF8.self) }
         }
     }
 

@@ -140,11 +140,13 @@ struct GpsdSourceTests {
         source.start()
 
         #expect(await recorder.wait(timeout: .seconds(2)) { $0.contains(where: \.event.isDisconnected) })
-        try await Task.sleep(for: .milliseconds(1200))
+        // Attempts at about 0.1, 0.3 and 0.7 s (backoff); waited for, not timed, on a busy machine.
+        let retried = await recorder.wait(timeout: .seconds(10)) { _ in
+            log.all.filter { $0.text == "gpsd still unreachable" }.count >= 3
+        }
+        #expect(retried, "retries while gpsd was absent: \(log.all.map(\.text))")
         // One event per outage, not one per attempt; the attempts are logged.
         #expect(recorder.events.count == 1)
-        let attempts = log.all.filter { $0.text == "gpsd still unreachable" }
-        #expect(attempts.count >= 3, "retries while gpsd was absent: \(attempts.count)")
         #expect(log.all.allSatisfy { $0.metadata["gpsd.port"] == String(harness.port) })
 
         try harness.start()

@@ -161,6 +161,7 @@ let package = Package(
                 "WaymarkAPI", "WaymarkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
+        .testTarget(name: "WaymarkHandlersTests", dependencies: ["WaymarkHandlers", "WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkDaemonTests",
             dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkTestSupport"]),

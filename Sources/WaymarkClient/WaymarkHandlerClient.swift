@@ -87,6 +87,17 @@ public final class WaymarkHandlerClient: @unchecked Sendable {
     /// Tells the daemon the event is handled: it will not be sent again.
     public func acknowledge(_ event: LocationEvent) { send(["type": "ack", "id": event.id]) }
 
+    /// Done with what this wake needed, for every event up to `event` (default: every event
+    /// received so far), and whether that was useful work. When true, the daemon suspends the
+    /// handler at once and it keeps its full background time; said too early (a task open, an
+    /// event unacknowledged) it is answered with an `error` notice and counts as a misreport,
+    /// and misreports and periods not finished in time cost background time (docs/handlers.md).
+    public func finished(useful: Bool, through event: LocationEvent? = nil) {
+        var message: [String: Any] = ["type": "finished", "useful": useful]
+        if let event { message["through"] = event.id }
+        send(message)
+    }
+
     /// A named background task: more time (up to the cap) until it is ended.
     public struct BackgroundTask: Sendable {
         public let token: String

@@ -45,6 +45,7 @@ extension WaymarkStore {
         registerBeaconRegionMigration(in: &migrator)
         registerHandlerMigration(in: &migrator)
         registerEnergyMigration(in: &migrator)
+        registerHandlerSessionMigration(in: &migrator)
         return migrator
     }
 

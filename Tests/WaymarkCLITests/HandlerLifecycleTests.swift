@@ -90,6 +90,11 @@ import WaymarkTestSupport
         #expect((lines.first?["backgroundTimeRemaining"] as? Double ?? 0) > 20)
         #expect((lines.first?["lastLocation"] as? String)?.contains("\"kind\":\"fix\"") == true)
         #expect(BackgroundProcess.waitUntil(timeout: 5) { (try? scenario.handler("hut-swift")["eventsUnacknowledged"] as? Int) == 0 })
+        // It says `finished` after each event, truthfully: each period ends at once, quick.
+        #expect(BackgroundProcess.waitUntil(timeout: 5) {
+            let standing = (try? scenario.handler("hut-swift"))?["standing"] as? [String: Any]
+            return standing?["quick"] as? Int == 2 && standing?["misreported"] as? Int == 0
+        }, "\((try? scenario.handler("hut-swift")) ?? [:])")
     }
 }
 

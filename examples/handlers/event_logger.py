@@ -9,6 +9,10 @@ The protocol (docs/handlers.md): connect to the Unix socket in $WAYMARK_HANDLER_
 hello with $WAYMARK_HANDLER_NAME and $WAYMARK_HANDLER_TOKEN, then read JSON Lines. Each
 {"type":"event","id":N,...} is acknowledged with {"type":"ack","id":N} once it is safely stored.
 
+With --finish it also says {"type":"finished","useful":true,"through":N} after each
+acknowledgement, so the daemon suspends it at once instead of at the end of its budget: quick
+and truthful handlers keep their full background time (docs/handlers.md, "Standing").
+
 Options used by Waymark's own tests: --no-ack (never acknowledge), --hold-task (begin a
 background task at the first event and never end it), --crash (exit 3 at once).
 """
@@ -26,6 +30,7 @@ def main():
     parser.add_argument("--no-ack", action="store_true")
     parser.add_argument("--hold-task", action="store_true")
     parser.add_argument("--crash", action="store_true")
+    parser.add_argument("--finish", action="store_true", help="say finished after each acknowledgement")
     args = parser.parse_args()
     if args.crash:
         sys.exit(3)
@@ -52,7 +57,7 @@ def main():
                 out.write(json.dumps({"pid": os.getpid(), "id": message["id"], "attempt": message["attempt"],
                                       "reason": message["reason"], "receivedAt": time.time(),
                                       "event": message["event"]}) + "\n")
-            elif kind in ("welcome", "expiration", "willSuspend", "didResume"):
+            elif kind in ("welcome", "expiration", "willSuspend", "didResume", "error"):
                 out.write(json.dumps({"pid": os.getpid(), "notice": kind, "message": message}) + "\n")
             out.flush()
             os.fsync(out.fileno())
@@ -62,6 +67,8 @@ def main():
             if args.hold_task and not task_started:
                 send({"type": "beginBackgroundTask", "name": "upload"})
                 task_started = True
+            if args.finish:
+                send({"type": "finished", "useful": not args.no_ack, "through": message["id"]})
 
 
 if __name__ == "__main__":

@@ -13,6 +13,10 @@ public enum HandlerRequest: Sendable, Equatable {
     case backgroundTimeRemaining
     case regionState(region: String, request: String?)
     case lastLocation(request: String?)
+    /// Done with what this wake needed, for every event up to `through` (default: every event
+    /// sent so far); `useful` says whether that was useful work. Truthful, it is suspended at
+    /// once; either way it counts towards its standing (`HandlerStanding`).
+    case finished(useful: Bool?, through: Int64?)
     case invalid(String)
 
     public static func parse(_ line: String) -> HandlerRequest {
@@ -40,6 +44,14 @@ public enum HandlerRequest: Sendable, Equatable {
             return .regionState(region: region, request: request)
         case "lastLocation":
             return .lastLocation(request: request)
+        case "finished":
+            let useful = object["useful"]
+            guard useful == nil || useful is NSNull || useful is Bool else { return .invalid("finished: \"useful\" must be true or false") }
+            let through = object["through"]
+            guard through == nil || through is NSNull || (through as? NSNumber).map({ $0.int64Value >= 0 }) == true else {
+                return .invalid("finished: \"through\" must be an event id")
+            }
+            return .finished(useful: useful as? Bool, through: (through as? NSNumber)?.int64Value)
         default:
             return .invalid("unknown type \"\(type)\"")
         }

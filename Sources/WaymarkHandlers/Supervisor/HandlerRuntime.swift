@@ -37,6 +37,22 @@ struct HandlerRuntime {
     var notBefore: ContinuousClock.Instant?
     var nextTaskNumber = 0
     var counters = Counters()
+    /// Its recent background periods, and the time they earn it.
+    var standing = HandlerStanding()
+    var period = Period()
+
+    /// What the current background period has shown so far (`HandlerSupervisor+Standing`).
+    struct Period {
+        /// False once recorded, or while no period runs.
+        var open = false
+        var acknowledged = 0
+        /// Its last acknowledgement or task end: when it was last seen doing our work.
+        var lastWork: ContinuousClock.Instant?
+        /// When it said `finished` truthfully.
+        var finishedAt: ContinuousClock.Instant?
+        var useful: Bool?
+        var misreported = false
+    }
 
     struct Counters {
         var launches = 0
@@ -55,10 +71,10 @@ struct HandlerRuntime {
     }
 
     /// The end of the current background period: the budget, or while background tasks are
-    /// open the cap on background time. Nil unless in the background.
+    /// open the cap on background time, both as its standing allows. Nil unless in the background.
     var deadline: ContinuousClock.Instant? {
         guard state == .background, let start = backgroundStart else { return nil }
-        let limits = registration.limits
+        let limits = standing.limits(from: registration.limits)
         return start + .seconds(openTasks.isEmpty ? limits.budget : max(limits.budget, limits.maximumBackgroundTime))
     }
 

@@ -26,6 +26,7 @@ extension HandlerSupervisor {
             if runtimes[name]!.state == .suspended { process.signalGroup(SIGCONT) }
             runtimes[name]!.backgroundStart = nil
             runtimes[name]!.openTasks = [:]
+            runtimes[name]!.period = HandlerRuntime.Period()
             transition(name, to: .active, reason: "launched by the user")
             runtimes[name]!.connection?.send(HandlerReply.simple("didBecomeActive"))
             sendPending(name)
@@ -53,6 +54,10 @@ extension HandlerSupervisor {
             w.add("crashes", runtime.counters.crashes)
             w.add("eventsQueued", counts[name]?.queued ?? 0)
             w.add("eventsUnacknowledged", counts[name]?.unacknowledged ?? 0)
+            let limits = runtime.standing.limits(from: runtime.registration.limits)
+            w.add("budgetSeconds", limits.budget)
+            w.add("maximumBackgroundSeconds", limits.maximumBackgroundTime)
+            w.addRaw("standing", runtime.standing.json)
             return w.object
         }
     }

@@ -34,6 +34,7 @@ extension HandlerSupervisor {
             if (try? store.acknowledgeEvent(handler: name, id: id, at: .now)) == true {
                 runtimes[name]!.counters.acknowledged += 1
                 runtimes[name]!.crashes = 0
+                noteWork(name, acknowledged: true)
             }
         case .beginBackgroundTask(let taskName):
             runtimes[name]!.nextTaskNumber += 1
@@ -41,7 +42,7 @@ extension HandlerSupervisor {
             runtimes[name]!.openTasks[token] = (taskName, false)
             connection.send(HandlerReply.remaining("backgroundTask", token: token, name: taskName, seconds: remaining(name)))
         case .endBackgroundTask(let token):
-            runtimes[name]!.openTasks[token] = nil
+            if runtimes[name]!.openTasks.removeValue(forKey: token) != nil { noteWork(name, acknowledged: false) }
             connection.send(HandlerReply.remaining("backgroundTaskEnded", token: token, name: nil, seconds: remaining(name)))
         case .backgroundTimeRemaining:
             connection.send(HandlerReply.remaining("backgroundTimeRemaining", token: nil, name: nil, seconds: remaining(name)))
@@ -49,6 +50,8 @@ extension HandlerSupervisor {
             connection.send(HandlerReply.answer(request: request, await queries.regionState(region)))
         case .lastLocation(let request):
             connection.send(HandlerReply.answer(request: request, await queries.lastLocation()))
+        case .finished(let useful, let through):
+            finished(name, useful: useful, through: through)
         case .invalid(let reason):
             connection.send(HandlerReply.simple("error", [("message", reason)]))
         }

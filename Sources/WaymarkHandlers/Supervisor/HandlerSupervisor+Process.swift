@@ -36,6 +36,7 @@ extension HandlerSupervisor {
         runtimes[name]!.willSuspendSent = false
         runtimes[name]!.backgroundStart = active ? nil : clock.now
         runtimes[name]!.counters.launches += 1
+        if !active { openPeriod(name) }
         transition(name, to: active ? .active : .background, reason: active ? "launched by the user" : "launched for \(reason)")
         let thread = Thread { [weak self] in
             let status = process.waitForExit()
@@ -52,17 +53,18 @@ extension HandlerSupervisor {
         runtimes[name]!.backgroundStart = clock.now
         runtimes[name]!.willSuspendSent = false
         runtimes[name]!.counters.resumes += 1
+        openPeriod(name)
         transition(name, to: .background, reason: "resumed for an event")
         runtimes[name]!.connection?.send(HandlerReply.simple("didResume"))
     }
 
     /// SIGSTOP to the group: no code runs until it is resumed.
-    func suspend(_ name: String) {
+    func suspend(_ name: String, reason: String = "budget spent") {
         guard let process = runtimes[name]?.process else { return }
         process.signalGroup(SIGSTOP)
         runtimes[name]!.backgroundStart = nil
         runtimes[name]!.counters.suspensions += 1
-        transition(name, to: .suspended, reason: "budget spent")
+        transition(name, to: .suspended, reason: reason)
     }
 
     /// Ends the process with `signal` (SIGKILL, or SIGTERM for a clean exit), remembering why.
@@ -90,6 +92,10 @@ extension HandlerSupervisor {
     /// The process ended: a clean exit, our own stop, or a crash (backoff before the next launch).
     func exited(_ name: String, pid: pid_t, code: Int32?, signal: Int32?) {
         guard let runtime = runtimes[name], runtime.process?.pid == pid else { return }
+        // Exiting by itself ends a background period like running out of time does; a crash or
+        // a stop of ours is judged elsewhere (backoff) or was judged already.
+        if runtime.state == .background && runtime.stopping == nil && code == 0 { closePeriod(name) }
+        runtimes[name]!.period = HandlerRuntime.Period()
         runtimes[name]!.process = nil
         runtimes[name]!.connection?.close()
         runtimes[name]!.connection = nil

@@ -28,6 +28,7 @@ extension HandlerSupervisor {
                     runtimes[name]!.willSuspendSent = true
                 }
                 if remaining <= 0 && runtime.stopping == nil {
+                    closePeriod(name)
                     if !runtime.openTasks.isEmpty {
                         stop(name, reason: "background time over with \(runtime.openTasks.count) background task(s) still open", signal: SIGKILL)
                     } else if runtime.registration.exitsOnSuspend {

@@ -65,6 +65,7 @@ public actor HandlerSupervisor {
             }
             if runtimes[handler.name] == nil {
                 runtimes[handler.name] = HandlerRuntime(registration: registration, forceQuit: handler.forceQuit, now: now)
+                runtimes[handler.name]!.standing = storedStanding(handler.name)
             } else {
                 runtimes[handler.name]!.registration = registration
                 runtimes[handler.name]!.forceQuit = handler.forceQuit

@@ -3,7 +3,7 @@ import WaymarkClient
 
 // A Waymark handler in Swift: appends each event to the file given as its only argument (one
 // JSON object per line, with the region's state as the daemon sees it), inside a background
-// task, and acknowledges it. Build it with `swift build --product waymark-example-handler`.
+// task, acknowledges it and says it has finished. Build it with `swift build --product waymark-example-handler`.
 //
 //     waymark handlers add hut-swift --exec .build/debug/waymark-example-handler --regions hut -- /tmp/hut.jsonl
 
@@ -32,4 +32,5 @@ for await event in client.events {
     }
     client.acknowledge(event)
     client.endBackgroundTask(task)
+    client.finished(useful: true, through: event)  // suspended now, not at the end of the budget
 }

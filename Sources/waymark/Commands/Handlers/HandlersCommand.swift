@@ -43,11 +43,15 @@ struct HandlersCommand: ParsableCommand {
                 let counts = try database.handlerEventCounts()
                 for handler in try database.handlers() {
                     let registration = try HandlerRegistration.decode(handler.registrationJSON)
+                    let standing = HandlerStanding(stored: try database.handlerSessions(handler: handler.name, limit: HandlerStanding.window))
+                    let limits = standing.limits(from: registration.limits)
                     objects.append([
                         "name": handler.name, "state": handler.forceQuit ? "terminated" : "notRunning",
                         "forceQuit": handler.forceQuit, "executable": registration.executable,
                         "eventsQueued": counts[handler.name]?.queued ?? 0,
                         "eventsUnacknowledged": counts[handler.name]?.unacknowledged ?? 0,
+                        "budgetSeconds": limits.budget, "maximumBackgroundSeconds": limits.maximumBackgroundTime,
+                        "standing": try JSONSerialization.jsonObject(with: Data(standing.json.utf8)),
                     ])
                 }
             }
@@ -57,7 +61,7 @@ struct HandlersCommand: ParsableCommand {
                     print(String(decoding: data, as: UTF8.self))
                 } else {
                     let pid = (object["pid"] as? Int).map(String.init) ?? "-"
-                    print("\(object["name"] ?? "")\t\(object["state"] ?? "")\tpid \(pid)\tqueued \(object["eventsQueued"] ?? 0)\tunacknowledged \(object["eventsUnacknowledged"] ?? 0)\t\(object["executable"] ?? "")")
+                    print("\(object["name"] ?? "")\t\(object["state"] ?? "")\tpid \(pid)\tqueued \(object["eventsQueued"] ?? 0)\tunacknowledged \(object["eventsUnacknowledged"] ?? 0)\tbudget \(object["budgetSeconds"] ?? "-") s\t\(object["executable"] ?? "")")
                 }
             }
         }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import WaymarkCore
+import WaymarkStore
+import WaymarkTestSupport
+
+/// Quick and honest handlers are favoured (SEMANTICS §1): real handler processes, judged on how
+/// their background periods went.
+@Suite(.serialized) struct QuickAndHonestHandlerTests {
+    @Test func aHandlerThatSaysFinishedIsSuspendedAtOnceAndKeepsItsFullTime() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register(flags: ["--budget", "30"], handlerArguments: ["--finish"])
+        let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 1 }, "\(daemon.stderr.suffix(3000))")
+        let pid = try #require((scenario.events()[0]["pid"] as? Int).map(Int32.init))
+        // Stopped long before its 30 s budget: it said it was done.
+        #expect(BackgroundProcess.waitUntil(timeout: 5) { HandlerScenario.processState(pid) == "T" })
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 2 }, "\(daemon.stderr.suffix(3000))")
+        #expect((scenario.events()[1]["pid"] as? Int).map(Int32.init) == pid)
+        #expect(BackgroundProcess.waitUntil(timeout: 5) { HandlerScenario.processState(pid) == "T" })
+
+        let handler = try scenario.handler()
+        let standing = try #require(handler["standing"] as? [String: Any], "\(handler)")
+        #expect(standing["quick"] as? Int == 2 && standing["slow"] as? Int == 0 && standing["misreported"] as? Int == 0, "\(standing)")
+        #expect(handler["budgetSeconds"] as? Double == 30)
+        #expect(try #require(standing["medianQuickSeconds"] as? Double) < 5)
+        #expect(!scenario.lines().contains { $0["notice"] as? String == "error" })
+        let log = try runWaymark(["handlers", "log", "hut-log", "--db", scenario.db]).stdoutLines
+        #expect(log.filter { $0.contains("\"state\":\"suspended\"") && $0.contains("finished after") && $0.contains("useful work") }.count == 2, "\(log)")
+    }
+
+    @Test func aHandlerThatClaimsFinishedWithATaskOpenIsToldAndGetsLessTimeEvenAfterARestart() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register(flags: ["--budget", "2", "--max-background-time", "6"], handlerArguments: ["--hold-task", "--finish"])
+        let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+
+        #expect(BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 1 }, "\(daemon.stderr.suffix(3000))")
+        let pid = try #require((scenario.events()[0]["pid"] as? Int).map(Int32.init))
+        let told = BackgroundProcess.waitUntil(timeout: 5) {
+            scenario.lines().contains { (($0["message"] as? [String: Any])?["message"] as? String)?.contains("counted as a misreport") == true }
+        }
+        #expect(told, "\(scenario.lines())")
+        // Not suspended by its claim: the open task still holds it, until the cap kills it.
+        #expect(HandlerScenario.processState(pid) != "T")
+        #expect(BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.processState(pid) == nil })
+        #expect(BackgroundProcess.waitUntil(timeout: 5) {
+            ((try? scenario.handler())?["standing"] as? [String: Any])?["misreported"] as? Int ?? 0 >= 1
+        })
+        let handler = try scenario.handler()
+        let budget = try #require(handler["budgetSeconds"] as? Double)
+        let cap = try #require(handler["maximumBackgroundSeconds"] as? Double)
+        #expect(budget < 2 && budget >= 0.5, "\(handler)")
+        #expect(cap < 6 && cap >= 1.5, "\(handler)")
+
+        // The record is in the store: a daemon started later begins from it.
+        daemon.send(SIGTERM)
+        #expect(daemon.wait(timeout: 10) == 0)
+        let stored = try runWaymark(["handlers", "list", "--json", "--db", scenario.db]).stdoutLines
+        let record = try #require(stored.first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect((record["standing"] as? [String: Any])?["misreported"] as? Int ?? 0 >= 1, "\(record)")
+        #expect(try #require(record["budgetSeconds"] as? Double) < 2)
+    }
+
+    /// A handler that does not know `finished` but acknowledges its events promptly is judged
+    /// quick by its last acknowledgement; one that never acknowledges is slow and loses time.
+    @Test func handlersThatNeverSayFinishedAreJudgedByTheirAcknowledgements() throws {
+        let scenario = try HandlerScenario()
+        try scenario.register("prompt", flags: ["--budget", "2"])
+        try scenario.register("silent", flags: ["--budget", "2"], handlerArguments: ["--no-ack"])
+        let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+
+        let judged = BackgroundProcess.waitUntil(timeout: 40) {
+            let periods = ["prompt", "silent"].map { ((try? scenario.handler($0))?["standing"] as? [String: Any])?["periods"] as? Int ?? 0 }
+            return periods.allSatisfy { $0 >= 2 }
+        }
+        #expect(judged, "\(daemon.stderr.suffix(3000))")
+        let prompt = try scenario.handler("prompt")
+        let silent = try scenario.handler("silent")
+        let promptStanding = try #require(prompt["standing"] as? [String: Any])
+        let silentStanding = try #require(silent["standing"] as? [String: Any])
+        #expect(promptStanding["slow"] as? Int == 0 && promptStanding["quick"] as? Int ?? 0 >= 2, "\(prompt)")
+        #expect(prompt["budgetSeconds"] as? Double == 2)
+        #expect(silentStanding["slow"] as? Int ?? 0 >= 2 && silentStanding["quick"] as? Int == 0, "\(silent)")
+        #expect(try #require(silent["budgetSeconds"] as? Double) < 2)
+    }
+}

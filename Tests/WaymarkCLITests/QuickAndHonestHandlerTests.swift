@@ -87,4 +87,62 @@ import WaymarkTestSupport
         #expect(silentStanding["slow"] as? Int ?? 0 >= 2 && silentStanding["quick"] as? Int == 0, "\(silent)")
         #expect(try #require(silent["budgetSeconds"] as? Double) < 2)
     }
+
+    /// `finished` for the events up to `through` while a later one was sent meanwhile: truthful,
+    /// so no misreport, but the handler still has work, so it is not suspended until it is done.
+    @Test func finishedThroughAnEarlierEventDoesNotSuspendAHandlerWithANewerOne() throws {
+        let scenario = try HandlerScenario()
+        let script = try scenario.directory.write("two_step.py", Self.twoStepHandler)
+        chmod(script, 0o755)
+        let registered = try runWaymark([
+            "handlers", "add", "two-step", "--exec", script, "--regions", "hut", "--budget", "30", "--db", scenario.db, "--", scenario.out,
+        ])
+        try #require(registered.status == 0, "\(registered.stderr)")
+        let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "4")
+        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
+
+        // Entry and exit come 10 s apart, inside one 30 s period; after the exit it says
+        // finished through the entry, works 1.5 s more (still running), then finishes for real.
+        #expect(BackgroundProcess.waitUntil(timeout: 60) { scenario.lines().contains { $0["step"] as? String == "done" } }, "\(daemon.stderr.suffix(3000))")
+        let steps = scenario.lines().compactMap { $0["step"] as? String }
+        #expect(steps == ["first", "second", "alive", "done"], "\(scenario.lines())")
+        #expect(BackgroundProcess.waitUntil(timeout: 5) { (try? scenario.handler("two-step"))?["state"] as? String == "suspended" })
+        let standing = try #require(try scenario.handler("two-step")["standing"] as? [String: Any])
+        #expect(standing["quick"] as? Int == 1 && standing["misreported"] as? Int == 0, "\(standing)")
+    }
+
+    static let twoStepHandler = #"""
+        #!/usr/bin/python3
+        import json, os, socket, sys, time
+        out = sys.argv[1]
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(os.environ["WAYMARK_HANDLER_SOCKET"])
+        reader = connection.makefile("r", encoding="utf-8")
+        writer = connection.makefile("w", encoding="utf-8")
+        def send(message):
+            writer.write(json.dumps(message) + "\n"); writer.flush()
+        def note(step, **fields):
+            with open(out, "a") as f:
+                f.write(json.dumps(dict(step=step, **fields)) + "\n")
+        send({"type": "hello", "handler": os.environ["WAYMARK_HANDLER_NAME"], "token": os.environ.get("WAYMARK_HANDLER_TOKEN")})
+        first = None
+        for line in reader:
+            message = json.loads(line)
+            if message["type"] == "error":
+                note("error", message=message["message"])
+            if message["type"] != "event":
+                continue
+            if first is None:
+                first = message["id"]
+                send({"type": "ack", "id": first})
+                note("first")
+            else:
+                note("second")
+                send({"type": "finished", "useful": True, "through": first})
+                time.sleep(1.5)
+                note("alive")
+                send({"type": "ack", "id": message["id"]})
+                send({"type": "finished", "useful": True})
+                note("done")
+        """#
 }

@@ -19,8 +19,9 @@ extension HandlerSupervisor {
     }
 
     /// `finished`: truthful, the period ends now and the handler is suspended (or exits, with
-    /// `--exits-on-suspend`); otherwise it is told why the claim is wrong, the period carries on,
-    /// and will count as misreported.
+    /// `--exits-on-suspend`) — unless events after `through` were sent meanwhile; otherwise it
+    /// is told why the claim is wrong, the period carries on, and will count as misreported.
+    /// Ignored while active (no budget to end) or outside a period.
     func finished(_ name: String, useful: Bool?, through: Int64?) {
         guard let runtime = runtimes[name], runtime.state == .background, runtime.period.open else { return }
         runtimes[name]!.period.useful = useful
@@ -29,6 +30,9 @@ extension HandlerSupervisor {
             runtime.connection?.send(HandlerReply.simple("error", [("message", "finished, but \(problem): counted as a misreport")]))
             return
         }
+        // Truthful about the events up to `through`, but later ones were sent meanwhile: it has
+        // more to do, so the period carries on (and a later `finished` ends it).
+        guard unacknowledgedSent(name, through: runtime.lastSent) == 0 else { return }
         runtimes[name]!.period.finishedAt = clock.now
         let session = closePeriod(name)
         let work = useful.map { $0 ? ", useful work" : ", nothing useful" } ?? ""

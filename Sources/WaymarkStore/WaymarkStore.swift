@@ -42,9 +42,7 @@ public final class WaymarkStore: Sendable {
         let configuration = Self.configuration(spatialiteModule: spatialiteModule, logger: logger)
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            // GRDB's WAL setup chooses synchronous=NORMAL; region imports promise durability.
-            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            pool = try Self.openPool(path: path, configuration: configuration)
         } catch let error as StoreError {
             throw error.naming(path)
         } catch {
@@ -57,6 +55,27 @@ public final class WaymarkStore: Sendable {
         database = pool
         try migrate()
         logger.debug("Opened SpatiaLite store")
+    }
+
+    /// Opens the pool, switching a new file to WAL. Processes opening one new file at once (a
+    /// daemon starting while a script polls it) can find it locked in a way SQLite's busy
+    /// timeout does not wait out: switching to WAL takes an exclusive lock, and SQLite answers
+    /// a possible deadlock with SQLITE_BUSY at once. Such an open is tried again, for up to
+    /// about ten seconds; any other failure is not.
+    private static func openPool(path: String, configuration: Configuration) throws -> DatabasePool {
+        var delay = 0.01
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                // GRDB's WAL setup chooses synchronous=NORMAL; region imports promise durability.
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                return pool
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                Thread.sleep(forTimeInterval: delay * Double.random(in: 0.5...1.5))
+                delay = min(delay * 2, 0.5)
+            }
+        }
     }
 
     /// A private in-memory store (replays without `--db`): the same schema and SpatiaLite

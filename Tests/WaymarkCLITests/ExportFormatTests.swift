@@ -65,6 +65,50 @@ import WaymarkTestSupport
         #expect(kml.stdout.contains("Enter SAMO") && kml.stdout.contains("Exit SAMO"), "\(kml.stdout)")
     }
 
+    /// A voyage near Fiji east over the antimeridian and back, with a buoy on it: Python's own
+    /// JSON reader sees the track and the buoy cut at ±180° (RFC 7946 §3.1.9) into a
+    /// MultiLineString and a MultiPolygon, no step over 180° of longitude, and every fix.
+    @Test func aTrackOverTheAntimeridianIsCutThere() throws {
+        let directory = try TemporaryDirectory()
+        let track = try directory.write("fiji.gpx", """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="-17" lon="179.9"/><trkpt lat="-17.01" lon="179.95"/><trkpt lat="-17.02" lon="-179.98"/>
+            <trkpt lat="-17.03" lon="-179.9"/><trkpt lat="-17.04" lon="179.97"/>
+            </trkseg></trk></gpx>
+            """)
+        let regions = try directory.write("buoy.geojson", """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"buoy","properties":{"radius":1000},
+            "geometry":{"type":"Point","coordinates":[179.999,-17.02]}}]}
+            """)
+        let output = directory.path("fiji.geojson")
+        let export = try runWaymark(["export", track, "--regions", regions, "--format", "geojson", "-o", output])
+        try #require(export.status == 0, "\(export.stderr)")
+        let check = try runPython("""
+            import json, sys
+            doc = json.load(open(sys.argv[1]))
+            for f in doc["features"]:
+                g = f["geometry"]
+                if f["properties"]["kind"] == "track":
+                    lines = g["coordinates"]
+                elif f["properties"]["kind"] == "region":
+                    lines = [ring for polygon in g["coordinates"] for ring in polygon]
+                else:
+                    continue
+                steps = max(abs(b[0] - a[0]) for line in lines for a, b in zip(line, line[1:]))
+                seam = [[p[0], round(p[1], 9)] for line in lines for p in line if abs(p[0]) == 180]
+                print(g["type"], len(lines), sum(len(line) for line in lines), steps < 180, seam if f["properties"]["kind"] == "track" else len(seam))
+            """, [output])
+        // East over the seam 5/7 of the way from 179.95 to −179.98 (latitude −17.01 − 0.01 · 5/7),
+        // back west 10/13 of the way from −179.9 to 179.97 (−17.03 − 0.01 · 10/13): five fixes
+        // and four cut points in three lines; the buoy in two rings, each with two seam points
+        // and closed on one of them.
+        #expect(check.stdoutLines == [
+            "MultiLineString 3 9 True [[180, -17.017142857], [-180, -17.017142857], [-180, -17.037692308], [180, -17.037692308]]",
+            "MultiPolygon 2 78 True 6",
+        ], "\(check.stdout)\(check.stderr)")
+    }
+
     @Test func simplifiedExportsStayWithinTheToleranceForAnIndependentGeodesic() throws {
         let directory = try TemporaryDirectory()
         let input = ProjectPaths.sharedData("gpx/bikeride.gpx").path

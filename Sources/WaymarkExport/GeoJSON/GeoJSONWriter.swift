@@ -5,7 +5,10 @@ import WaymarkRegions
 /// - the track: one Feature, a LineString (one segment) or MultiLineString (several), with the
 ///   statistics as properties (`kind: "track"`); positions are `[longitude, latitude]`, with
 ///   the altitude third when every point has one. A one-point segment is written as a line
-///   from the point to itself, so no point is lost.
+///   from the point to itself, so no point is lost. Where a step crosses the antimeridian the
+///   line is cut (§3.1.9): it ends on the meridian it leaves by (±180°) and a new line starts
+///   on the opposite one, at the interpolated latitude and altitude (`AntimeridianCrossing`);
+///   the overview counts these cuts, so the track is then a MultiLineString.
 /// - each event: a Point Feature with `kind` (`enter`, `exit`, `arrival`, `departure`,
 ///   `significantChange`, …), `name`, `description`, `time`, `region`.
 /// - each region: a Polygon or MultiPolygon Feature (`kind: "region"`, `id` the region's
@@ -13,20 +16,24 @@ import WaymarkRegions
 ///   `center` and `radius`; the source feature's properties under `sourceProperties`.
 ///
 /// Numbers are written in the shortest form that reads back as the same `Double`, so
-/// coordinates survive exactly. Not handled: geometries crossing the antimeridian are not cut
-/// (RFC 7946 §3.1.9 asks for it).
+/// coordinates survive exactly. A region's outline across the antimeridian is cut there too
+/// (`RegionOutline.cutAtAntimeridian`).
 public struct GeoJSONWriter<Sink: TextSink>: TrackWriter {
     public private(set) var sink: Sink
     private let overview: TrackOverview
     private let threeD: Bool
+    /// Whether the track is a MultiLineString: several segments, or one cut at the antimeridian.
+    private let multiLine: Bool
     private var segmentPoints = 0
     private var lastPosition = ""
-    private var anyPoint = false
+    /// The point before this one in its segment, to find where the line crosses the antimeridian.
+    private var previous: Fix?
 
     public init(sink: Sink, overview: TrackOverview) throws {
         self.sink = sink
         self.overview = overview
         self.threeD = overview.allPointsHaveAltitude
+        self.multiLine = overview.isMultiSegment || overview.statistics.antimeridianCrossings > 0
         var head = "{\"type\":\"FeatureCollection\""
         if let bounds = overview.bounds {
             head += ",\"bbox\":[\(Self.number(bounds.minLongitude)),\(Self.number(bounds.minLatitude)),\(Self.number(bounds.maxLongitude)),\(Self.number(bounds.maxLatitude))]"
@@ -42,19 +49,25 @@ public struct GeoJSONWriter<Sink: TextSink>: TrackWriter {
         if overview.statistics.points == 0 {
             head += "null}"
         } else {
-            head += "{\"type\":\"\(overview.isMultiSegment ? "MultiLineString" : "LineString")\",\"coordinates\":["
+            head += "{\"type\":\"\(multiLine ? "MultiLineString" : "LineString")\",\"coordinates\":["
         }
         try self.sink.write(head)
     }
 
     public mutating func write(_ fix: Fix, startsSegment: Bool) throws {
         var text = ""
-        if startsSegment || !anyPoint {
-            if anyPoint { text += closeSegment() + "," }
-            if overview.isMultiSegment { text += "[" }
+        if startsSegment || previous == nil {
+            if previous != nil { text += closeSegment() + "," }
+            if multiLine { text += "[" }
             segmentPoints = 0
+        } else if multiLine, let previous, let crossing = AntimeridianCrossing(from: previous.coordinate, to: fix.coordinate) {
+            // A crossing the overview did not count (`--simplify` can make one near a pole by
+            // dropping points) leaves a LineString whole: the type is already written.
+            let altitude = previous.altitude.flatMap { a in fix.altitude.map { a + crossing.fraction * ($0 - a) } }
+            text += "," + position(crossing.leaving, altitude) + "],[" + position(crossing.entering, altitude)
+            segmentPoints = 1
         }
-        anyPoint = true
+        previous = fix
         lastPosition = position(fix.coordinate, fix.altitude)
         text += (segmentPoints == 0 ? "" : ",") + lastPosition
         segmentPoints += 1
@@ -64,12 +77,12 @@ public struct GeoJSONWriter<Sink: TextSink>: TrackWriter {
     /// Ends a segment's coordinates; a one-point segment repeats its point.
     private func closeSegment() -> String {
         var text = segmentPoints == 1 ? "," + lastPosition : ""
-        if overview.isMultiSegment { text += "]" }
+        if multiLine { text += "]" }
         return text
     }
 
     public mutating func finish() throws {
-        if overview.statistics.points > 0 { try sink.write((anyPoint ? closeSegment() : "") + "]}}") }
+        if overview.statistics.points > 0 { try sink.write((previous != nil ? closeSegment() : "") + "]}}") }
         for event in overview.events { try sink.write(",\n" + eventFeature(event)) }
         for region in overview.regions { try sink.write(",\n" + Self.regionFeature(region)) }
         try sink.write("\n]}\n")
@@ -103,7 +116,7 @@ public struct GeoJSONWriter<Sink: TextSink>: TrackWriter {
             properties.add("radius", radius)
         }
         if let source = region.propertiesJSON { properties.addRaw("sourceProperties", source) }
-        let polygons = RegionOutline.polygons(of: region).map { rings in
+        let polygons = RegionOutline.polygons(of: region).flatMap(RegionOutline.cutAtAntimeridian).map { rings in
             "[" + rings.map { ring in "[" + ring.map { "[\(number($0.longitude)),\(number($0.latitude))]" }.joined(separator: ",") + "]" }
                 .joined(separator: ",") + "]"
         }

@@ -8,6 +8,10 @@ import WaymarkCore
 public struct TrackStatistics: Sendable, Equatable {
     public var points = 0
     public var segments = 0
+    /// Steps between consecutive points of a segment whose longitudes differ by more than 180°
+    /// (see `AntimeridianCrossing`). Not printed: GeoJSON needs it before the points, to know
+    /// the track will be cut into a MultiLineString there.
+    public var antimeridianCrossings = 0
     /// Points with a time, and with an altitude.
     public var timedPoints = 0
     public var pointsWithAltitude = 0

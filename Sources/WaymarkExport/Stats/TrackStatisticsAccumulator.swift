@@ -6,6 +6,7 @@ import WaymarkCore
 ///   counted across a gap.
 /// - **moving time, maximum speed**: `MotionAccumulator`; **average speed**: the distance
 ///   covered while moving over the moving time.
+/// - **antimeridian crossings**: steps within a segment that `AntimeridianCrossing` cuts.
 /// - **elevation gain and loss**: `ElevationGainCounter` over every point with an altitude,
 ///   continuing across gaps (a climb during a gap was still climbed).
 public struct TrackStatisticsAccumulator: Sendable {
@@ -28,6 +29,7 @@ public struct TrackStatisticsAccumulator: Sendable {
         if let previous, !startsSegment {
             step = Geodesic.distance(previous, fix.coordinate)
             statistics.distance += step
+            if AntimeridianCrossing(from: previous, to: fix.coordinate) != nil { statistics.antimeridianCrossings += 1 }
         } else if let previous {
             step = Geodesic.sphericalDistance(previous, fix.coordinate)
         }

@@ -32,11 +32,17 @@ struct HandlerRouter: Sendable {
             let subscription = registration.subscription
             let services = subscription.services.isEmpty
                 ? nil : SubscriptionPipeline(subscription.services.subscription(precision: subscription.authorization.precision))
-            let identities = beaconRegions.filter { subscription.ranging.contains($0.identifier) }.compactMap(\.beacon)
-            let ranger = identities.isEmpty || !subscription.authorization.allowsBeaconMonitoring
-                ? nil : BeaconRanger(constraints: identities)
-            return Route(name: registration.name, subscription: subscription, services: services, ranger: ranger)
+            return Route(
+                name: registration.name, subscription: subscription, services: services,
+                ranger: Self.ranger(for: subscription, beaconRegions: beaconRegions))
         }
+    }
+
+    /// Ranges the identities of the subscription's `ranging` regions; nil without any, or with
+    /// approximate authorization.
+    private static func ranger(for subscription: HandlerSubscription, beaconRegions: [Region]) -> BeaconRanger? {
+        let identities = beaconRegions.filter { subscription.ranging.contains($0.identifier) }.compactMap(\.beacon)
+        return identities.isEmpty || !subscription.authorization.allowsBeaconMonitoring ? nil : BeaconRanger(constraints: identities)
     }
 
     var isEmpty: Bool { routes.isEmpty }
@@ -59,9 +65,24 @@ struct HandlerRouter: Sendable {
     mutating func update(_ registrations: [HandlerRegistration], beaconRegions: [Region]) {
         let fresh = HandlerRouter(registrations, beaconRegions: beaconRegions)
         routes = fresh.routes.map { route in
-            if let old = routes.first(where: { $0.name == route.name && $0.subscription == route.subscription }) { return old }
-            return route
+            guard var old = routes.first(where: { $0.name == route.name && $0.subscription == route.subscription }) else { return route }
+            if old.ranger?.constraints != route.ranger?.constraints { old.ranger = route.ranger }
+            return old
         }
+    }
+
+    /// Beacon regions were imported, replaced or removed: each ranger follows the identities its
+    /// `ranging` regions have now. One whose identities did not change keeps its sightings.
+    mutating func beaconRegionsChanged(_ beaconRegions: [Region]) {
+        for index in routes.indices {
+            let fresh = Self.ranger(for: routes[index].subscription, beaconRegions: beaconRegions)
+            if fresh?.constraints != routes[index].ranger?.constraints { routes[index].ranger = fresh }
+        }
+    }
+
+    /// What each route ranges, by handler (for tests and status).
+    var rangedIdentities: [String: [BeaconIdentity]] {
+        Dictionary(uniqueKeysWithValues: routes.compactMap { route in route.ranger.map { (route.name, $0.constraints) } })
     }
 
     mutating func deliveries(for fix: Fix) -> [Delivery] {

@@ -346,6 +346,7 @@ public actor LivePipeline {
         }
         monitor = next
         beaconMonitor = nextBeacons
+        router.beaconRegionsChanged(beaconMonitor.regions)
         logger.notice(
             "Regions reloaded", metadata: ["regions": "\(monitor.index.count)", "beaconRegions": "\(beaconMonitor.regions.count)"])
         updateWatching()

@@ -233,6 +233,17 @@ func antimeridian() {
     #expect(run(&crossing, [fix(179.9, 64, second: 0), fix(-179.9, 64, second: 600)]).map { $0.prefix(10) } == ["enter buoy", "exit buoy "])
 }
 
+@Test("a sparse step that ends exactly on ±180° goes the short way, not round the world")
+func sparseStepOntoTheSeam() {
+    // Regions on the far side of the globe from a 0.1° step over the seam.
+    let greenwich = Region(identifier: "greenwich", shape: .circle(center: coordinate(0, 64), radius: 5000))
+    let dateline = Region(identifier: "dateline", shape: .circle(center: coordinate(-90, 64), radius: 5000))
+    for (from, to) in [(-179.9, 180.0), (179.9, -180.0), (180.0, -179.9), (-180.0, 179.9)] {
+        var monitor = RegionMonitor(regions: [greenwich, dateline])
+        #expect(run(&monitor, [fix(from, 64, second: 0), fix(to, 64.001, second: 600)]) == [], "\(from) → \(to)")
+    }
+}
+
 @Test("near the pole: a circle around it holds points at every longitude")
 func pole() {
     let cap = Region(identifier: "cap", shape: .circle(center: coordinate(0, 89.9), radius: 20_000))

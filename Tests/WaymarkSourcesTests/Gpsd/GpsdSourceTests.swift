@@ -172,8 +172,15 @@ struct GpsdSourceTests {
         #expect(await recorder.wait { $0.filter(\.event.isFix).count >= 10 })
 
         source.setWatching(false)
-        try await Task.sleep(for: .milliseconds(300))  // reports already on their way
-        let paused = recorder.fixes.count
+        // Reports already on their way still arrive: wait until none has come for 300 ms (a
+        // busy machine drains them slowly), then none may come for 700 ms more.
+        var paused = recorder.fixes.count
+        for _ in 0..<50 {
+            try await Task.sleep(for: .milliseconds(300))
+            let now = recorder.fixes.count
+            if now == paused { break }
+            paused = now
+        }
         try await Task.sleep(for: .milliseconds(700))
         #expect(recorder.fixes.count == paused, "fixes kept coming while not watching")
 

@@ -61,7 +61,8 @@ struct HandlersCommand: ParsableCommand {
                     print(String(decoding: data, as: UTF8.self))
                 } else {
                     let pid = (object["pid"] as? Int).map(String.init) ?? "-"
-                    print("\(object["name"] ?? "")\t\(object["state"] ?? "")\tpid \(pid)\tqueued \(object["eventsQueued"] ?? 0)\tunacknowledged \(object["eventsUnacknowledged"] ?? 0)\tbudget \(object["budgetSeconds"] ?? "-") s\t\(object["executable"] ?? "")")
+                    let budget = (object["budgetSeconds"] as? Double).map { String(format: "%.1f", $0) } ?? "-"
+                    print("\(object["name"] ?? "")\t\(object["state"] ?? "")\tpid \(pid)\tqueued \(object["eventsQueued"] ?? 0)\tunacknowledged \(object["eventsUnacknowledged"] ?? 0)\tbudget \(budget) s\t\(object["executable"] ?? "")")
                 }
             }
         }

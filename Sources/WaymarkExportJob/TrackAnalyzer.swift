@@ -11,7 +11,7 @@ struct TrackAnalyzer {
     private var segmenter: TrackSegmenter
     private var statistics = TrackStatisticsAccumulator()
     private var events: EventCollector
-    private var bounds: BoundingBox?
+    private var bounds = TrackBoundsAccumulator()
     private var allHaveAltitude = true
     private(set) var lastTime: Timestamp?
 
@@ -23,7 +23,7 @@ struct TrackAnalyzer {
     mutating func add(_ point: TrackPoint) {
         let fix = point.fix
         statistics.add(fix, startsSegment: segmenter.startsSegment(point))
-        if bounds == nil { bounds = BoundingBox(fix.coordinate) } else { bounds!.formUnion(fix.coordinate) }
+        bounds.add(fix.coordinate)
         if fix.altitude == nil { allHaveAltitude = false }
         if let time = fix.time { lastTime = time }
         events.process(fix)
@@ -34,7 +34,7 @@ struct TrackAnalyzer {
     mutating func finish(name: String?, regions: [Region]) -> TrackOverview {
         let result = statistics.result
         return TrackOverview(
-            name: name, statistics: result, bounds: bounds, events: events.finish(), regions: regions,
+            name: name, statistics: result, bounds: bounds.bounds, events: events.finish(), regions: regions,
             initialRegions: events.initialRegions, allPointsHaveAltitude: allHaveAltitude && result.points > 0)
     }
 }

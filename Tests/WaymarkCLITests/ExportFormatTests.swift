@@ -98,14 +98,16 @@ import WaymarkTestSupport
                 steps = max(abs(b[0] - a[0]) for line in lines for a, b in zip(line, line[1:]))
                 seam = [[p[0], round(p[1], 9)] for line in lines for p in line if abs(p[0]) == 180]
                 print(g["type"], len(lines), sum(len(line) for line in lines), steps < 180, seam if f["properties"]["kind"] == "track" else len(seam))
+            print(doc["bbox"])
             """, [output])
         // East over the seam 5/7 of the way from 179.95 to −179.98 (latitude −17.01 − 0.01 · 5/7),
         // back west 10/13 of the way from −179.9 to 179.97 (−17.03 − 0.01 · 10/13): five fixes
         // and four cut points in three lines; the buoy in two rings, each with two seam points
-        // and closed on one of them.
+        // and closed on one of them. The bbox goes the short way, west > east (RFC 7946 §5.2).
         #expect(check.stdoutLines == [
             "MultiLineString 3 9 True [[180, -17.017142857], [-180, -17.017142857], [-180, -17.037692308], [180, -17.037692308]]",
             "MultiPolygon 2 78 True 6",
+            "[179.9, -17.04, -179.9, -17]",
         ], "\(check.stdout)\(check.stderr)")
     }
 

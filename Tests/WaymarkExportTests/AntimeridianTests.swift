@@ -23,15 +23,13 @@ import WaymarkRegions
     /// makes: the same accumulator), and its track's lines as `[longitude, latitude, altitude?]`.
     static func export(_ segments: [[Fix]], regions: [Region] = []) throws -> (text: String, type: String, lines: [[[Double]]]) {
         var statistics = TrackStatisticsAccumulator()
-        var bounds: BoundingBox?
-        for fix in segments.joined() {
-            if bounds == nil { bounds = BoundingBox(fix.coordinate) } else { bounds!.formUnion(fix.coordinate) }
-        }
+        var bounds = TrackBoundsAccumulator()
+        for fix in segments.joined() { bounds.add(fix.coordinate) }
         for segment in segments {
             for (index, fix) in segment.enumerated() { statistics.add(fix, startsSegment: index == 0) }
         }
         let overview = TrackOverview(
-            statistics: statistics.result, bounds: bounds, regions: regions,
+            statistics: statistics.result, bounds: bounds.bounds, regions: regions,
             allPointsHaveAltitude: segments.joined().allSatisfy { $0.altitude != nil })
         let buffer = TextBuffer()
         var writer = try GeoJSONWriter(sink: buffer, overview: overview)
@@ -115,6 +113,38 @@ import WaymarkRegions
         let (text, type, _) = try Self.export([fixes])
         #expect(type == "LineString")
         #expect(text.contains(#""geometry":{"type":"LineString","coordinates":[[179.5,-17,10],[179.6,-17.1,11],[179.7,-17.25,12.5]]}}"#))
+    }
+
+    @Test(arguments: [true, false])
+    func theBboxOfATrackOverTheSeamHasWestGreaterThanEast(eastward: Bool) throws {
+        let (text, _, _) = try Self.export([eastward ? Self.eastward : Self.eastward.reversed()])
+        // RFC 7946 §5.2: from 179.9°E over the seam to 179.9°W, not −179.9…179.95 round the world.
+        #expect(text.hasPrefix(#"{"type":"FeatureCollection","bbox":[179.9,-17.03,-179.9,-17],"#))
+    }
+
+    @Test func theBboxOfATrackBesideTheSeamIsThePlainBox() throws {
+        let fixes = [Self.fiji(179.5, -17), Self.fiji(179.6, -17.1), Self.fiji(179.7, -17.25)]
+        let (text, _, _) = try Self.export([fixes])
+        #expect(text.hasPrefix(#"{"type":"FeatureCollection","bbox":[179.5,-17.25,179.7,-17],"#))
+    }
+
+    /// Longitudes of a track and the west and east edges of its box in −180…180: the short way
+    /// round only when strictly narrower than the plain box (a tie, −90 and 90, stays plain).
+    @Test(arguments: [
+        ([179.9, 179.95, -179.98, -179.9], 179.9, -179.9),
+        ([-179.9, 179.9], 179.9, -179.9),
+        ([170.0, -170.0], 170.0, -170.0),
+        ([-0.5, 0.25, 0.5], -0.5, 0.5),
+        ([-90.0, 90.0], -90.0, 90.0),
+        ([-180.0, 179.0], 179.0, 180.0),
+        ([10.0, 20.0], 10.0, 20.0),
+        ([-20.0, -10.0], -20.0, -10.0),
+    ])
+    func theBoundsAreTheShortWayRound(longitudes: [Double], west: Double, east: Double) throws {
+        var accumulator = TrackBoundsAccumulator()
+        for longitude in longitudes { accumulator.add(Coordinate(latitude: -17, longitude: longitude)) }
+        let bounds = try #require(accumulator.bounds)
+        #expect(bounds.westAndEast.west == west && bounds.westAndEast.east == east)
     }
 
     /// The feature of each region, as `(type, polygons of rings of [longitude, latitude])`.

@@ -80,6 +80,51 @@ import WaymarkTestSupport
         #expect(extent.minY >= map.origin.y && extent.maxY <= map.origin.y + map.height)
     }
 
+    /// A track near Fiji over the antimeridian, with an event and a circle region on each side
+    /// of it: the picture is a frame of a few kilometres around it, not the whole world.
+    @Test(arguments: [PictureLayout.Kind.picture, .overlay])
+    func aTrackOverTheSeamIsDrawnInAFrameAroundItsShortSpan(kind: PictureLayout.Kind) throws {
+        let longitudes = [179.95, 179.98, -179.99, -179.96, -179.93]
+        let fixes = longitudes.enumerated().map { index, longitude in
+            Fix(time: nil, coordinate: Coordinate(latitude: -17 - 0.01 * Double(index), longitude: longitude))
+        }
+        var statistics = TrackStatisticsAccumulator()
+        var bounds = TrackBoundsAccumulator()
+        for (index, fix) in fixes.enumerated() {
+            statistics.add(fix, startsSegment: index == 0)
+            bounds.add(fix.coordinate)
+        }
+        let events = [fixes[1], fixes[3]].map {
+            TrackEvent(kind: .enter, time: nil, coordinate: $0.coordinate, region: "a", name: "Enter a", description: "")
+        }
+        let regions = [fixes[1], fixes[3]].enumerated().map { index, fix in
+            Region(identifier: "r\(index)", shape: .circle(center: fix.coordinate, radius: 300))
+        }
+        let overview = TrackOverview(statistics: statistics.result, bounds: bounds.bounds, events: events, regions: regions)
+        let layout = PictureLayout(bounds: try #require(MapPicture<SVGCanvas<TextBuffer>>.bounds(of: overview)), width: 800, kind: kind)
+        let buffer = TextBuffer()
+        var picture = MapPicture(canvas: try SVGCanvas(sink: buffer, width: layout.width, height: layout.height), layout: layout, overview: overview)
+        for (index, fix) in fixes.enumerated() { try picture.write(fix, startsSegment: index == 0) }
+        try picture.finish()
+        let map = layout.map
+        // The track spans 0.12° of longitude; the frame that, with its margin, not 360°.
+        #expect(map.east - map.west < 0.2, "frame \(map.west)…\(map.east)")
+        #expect(map.west < 179.95 && map.east > 180.07)
+        // Every point is inside the map, and the route covers most of its width (not a line across it).
+        let extent = try #require(picture.routeExtent)
+        #expect(extent.minX >= map.origin.x && extent.maxX <= map.origin.x + map.width)
+        #expect(extent.maxX - extent.minX > 0.7 * map.width)
+        for coordinate in events.map(\.coordinate) + regions.flatMap({ RegionOutline.polygons(of: $0).joined().joined() }) {
+            let pixel = map.point(coordinate)
+            #expect(pixel.x >= map.origin.x && pixel.x <= map.origin.x + map.width, "\(coordinate) at \(pixel.x)")
+        }
+        // Both regions, one each side of the seam, are drawn and labelled.
+        let svg = buffer.text
+        #expect(svg.components(separatedBy: "class=\"region\"").count - 1 == 2)
+        let labels = try #require(svg.components(separatedBy: "id=\"region-labels\"").last?.components(separatedBy: "id=\"markers\"").first)
+        #expect(labels.contains(">r0<") && labels.contains(">r1<"))
+    }
+
     @Test func thePNGIsDrawnAtItsSizeAndIsNotBlank() throws {
         let (overview, points) = try Self.lakesideOverview()
         let directory = try TemporaryDirectory()

@@ -11,4 +11,13 @@ extension Coordinate {
     public static func wrapped(longitude: Double) -> Double {
         longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude
     }
+
+    /// `longitude` moved a turn east or west when it lies more than 180° from `reference`: the
+    /// same place written within half a turn of it, so what is drawn or boxed around a
+    /// reference past ±180° (a map over the antimeridian) stays continuous. Unchanged, to the
+    /// bit, when already within 180°.
+    public static func longitude(_ longitude: Double, near reference: Double) -> Double {
+        let d = longitude - reference
+        return d > 180 ? longitude - 360 : d < -180 ? longitude + 360 : longitude
+    }
 }

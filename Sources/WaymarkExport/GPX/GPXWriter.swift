@@ -28,8 +28,10 @@ public struct GPXWriter<Sink: TextSink>: TrackWriter {
         if let name = overview.name { head += "  <name>\(XMLText.escape(name))</name>\n" }
         head += "  <desc>\(XMLText.escape(overview.statistics.headline))</desc>\n"
         if let bounds = overview.bounds {
-            head += "  <bounds minlat=\"\(Decimal7.format(bounds.minLatitude))\" minlon=\"\(Decimal7.format(bounds.minLongitude))\""
-            head += " maxlat=\"\(Decimal7.format(bounds.maxLatitude))\" maxlon=\"\(Decimal7.format(bounds.maxLongitude))\"/>\n"
+            // GPX longitudes are −180…180, so a box over the antimeridian has minlon > maxlon.
+            let (west, east) = bounds.westAndEast
+            head += "  <bounds minlat=\"\(Decimal7.format(bounds.minLatitude))\" minlon=\"\(Decimal7.format(west))\""
+            head += " maxlat=\"\(Decimal7.format(bounds.maxLatitude))\" maxlon=\"\(Decimal7.format(east))\"/>\n"
         }
         head += " </metadata>\n"
         try self.sink.write(head)

@@ -36,7 +36,9 @@ public struct GeoJSONWriter<Sink: TextSink>: TrackWriter {
         self.multiLine = overview.isMultiSegment || overview.statistics.antimeridianCrossings > 0
         var head = "{\"type\":\"FeatureCollection\""
         if let bounds = overview.bounds {
-            head += ",\"bbox\":[\(Self.number(bounds.minLongitude)),\(Self.number(bounds.minLatitude)),\(Self.number(bounds.maxLongitude)),\(Self.number(bounds.maxLatitude))]"
+            // West > east over the antimeridian (RFC 7946 §5.2).
+            let (west, east) = bounds.westAndEast
+            head += ",\"bbox\":[\(Self.number(west)),\(Self.number(bounds.minLatitude)),\(Self.number(east)),\(Self.number(bounds.maxLatitude))]"
         }
         head += ",\"features\":[\n"
         var properties = JSONObjectWriter()

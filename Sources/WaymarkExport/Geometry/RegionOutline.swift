@@ -56,15 +56,4 @@ public enum RegionOutline {
         }
         return sum
     }
-
-    /// The box around every vertex of the outline.
-    public static func bounds(of region: Region) -> BoundingBox? {
-        var bounds: BoundingBox?
-        for polygon in polygons(of: region) {
-            for coordinate in polygon.first ?? [] {
-                if bounds == nil { bounds = BoundingBox(coordinate) } else { bounds!.formUnion(coordinate) }
-            }
-        }
-        return bounds
-    }
 }

@@ -8,7 +8,8 @@ public struct TrackOverview: Sendable {
     /// The track's name, when the input has one (or the file name).
     public var name: String?
     public var statistics: TrackStatistics
-    /// The extent of the track's points; `nil` for an empty track.
+    /// The extent of the track's points the short way round (`TrackBoundsAccumulator`: over the
+    /// antimeridian its `maxLongitude` runs past 180°); `nil` for an empty track.
     public var bounds: BoundingBox?
     /// Events in time order.
     public var events: [TrackEvent]

@@ -53,11 +53,19 @@ public struct MapFrame: Sendable, Equatable {
         north = centre.latitude + halfLatitude
     }
 
-    /// The pixel of a coordinate (outside the frame for coordinates outside the extent).
+    /// The pixel of a coordinate (outside the frame for coordinates outside the extent), taken
+    /// the short way round from the centre (`unwrapped`).
     public func point(_ coordinate: Coordinate) -> PicturePoint {
         PicturePoint(
-            origin.x + (coordinate.longitude - west) / (east - west) * width,
+            origin.x + (unwrapped(coordinate.longitude) - west) / (east - west) * width,
             origin.y + (north - coordinate.latitude) / (north - south) * height)
+    }
+
+    /// `longitude` written within 180° of the frame's centre: a frame over the antimeridian has
+    /// edges past ±180° (it fits `TrackOverview.bounds`), and a point just east of the seam
+    /// (−179.9°) belongs beside 179.9°, not a world's width away. Unchanged within 180°.
+    public func unwrapped(_ longitude: Double) -> Double {
+        Coordinate.longitude(longitude, near: (west + east) / 2)
     }
 
     /// Degrees of longitude and latitude per pixel.

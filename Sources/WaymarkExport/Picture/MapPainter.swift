@@ -7,10 +7,11 @@ enum MapPainter {
         try canvas.beginGroup(id: "regions")
         let view = frame.bounds
         for (index, region) in regions.enumerated() {
-            guard let bounds = RegionOutline.bounds(of: region), overlaps(bounds, view) else { continue }
+            let polygons = RegionOutline.polygons(of: region)
+            guard let bounds = box(polygons.flatMap { $0.first ?? [] }, in: frame), overlaps(bounds, view) else { continue }
             let colour = PicturePalette.region(index)
             try canvas.beginGroup(id: nil, classes: "region", title: region.identifier)
-            for polygon in RegionOutline.polygons(of: region) {
+            for polygon in polygons {
                 for ring in polygon { try canvas.polygon(ring.map(frame.point)) }
             }
             try canvas.paint(fill: colour.with(alpha: 0.22), stroke: PictureStroke(colour, width: 1.5))
@@ -26,7 +27,7 @@ enum MapPainter {
         let view = frame.bounds
         for (index, region) in regions.enumerated() {
             for polygon in RegionOutline.polygons(of: region) {
-                guard let part = polygon.first.flatMap(box), overlaps(part, view) else { continue }
+                guard let part = polygon.first.flatMap({ box($0, in: frame) }), overlaps(part, view) else { continue }
                 let west = max(part.minLongitude, view.minLongitude)
                 let east = min(part.maxLongitude, view.maxLongitude)
                 let top = frame.point(Coordinate(latitude: min(part.maxLatitude, view.maxLatitude), longitude: (west + east) / 2))
@@ -121,7 +122,10 @@ enum MapPainter {
         event.name + (event.time.map { ", " + $0.rfc3339 } ?? "")
     }
 
-    static func box(_ ring: [Coordinate]) -> BoundingBox? {
+    /// The box around `ring` in the frame's longitudes (`MapFrame.unwrapped`), so a region
+    /// beside a map over the antimeridian is found where it is drawn.
+    static func box(_ ring: [Coordinate], in frame: MapFrame) -> BoundingBox? {
+        let ring = ring.map { Coordinate(latitude: $0.latitude, longitude: frame.unwrapped($0.longitude)) }
         guard let first = ring.first else { return nil }
         return ring.reduce(into: BoundingBox(first)) { $0.formUnion($1) }
     }

@@ -40,10 +40,15 @@ public struct MapPicture<Canvas: PictureCanvas>: TrackWriter {
             columns: Int(layout.profile?.width ?? 1), totalDistance: overview.statistics.distance, events: overview.events)
     }
 
-    /// The box a picture of `overview` must show: the track and its events.
+    /// The box a picture of `overview` must show: the track and its events, each event the
+    /// short way round from the track's centre (so over the antimeridian it stays beside it).
     public static func bounds(of overview: TrackOverview) -> BoundingBox? {
         guard var bounds = overview.bounds else { return nil }
-        for event in overview.events { bounds.formUnion(event.coordinate) }
+        let centre = bounds.center.longitude
+        for event in overview.events {
+            let longitude = Coordinate.longitude(event.coordinate.longitude, near: centre)
+            bounds.formUnion(Coordinate(latitude: event.coordinate.latitude, longitude: longitude))
+        }
         return bounds
     }
 

@@ -41,4 +41,18 @@ import WaymarkCore
         #expect(found.leaving == Coordinate(latitude: found.latitude, longitude: leaving))
         #expect(found.entering == Coordinate(latitude: found.latitude, longitude: -leaving))
     }
+
+    /// Steps that end exactly on the seam: whatever the rounding, the fraction stays in 0…1, so
+    /// splitting a step into 0…fraction and fraction…1 never makes an inverted range.
+    @Test func theFractionStaysWithinTheStep() throws {
+        var checked = 0
+        for from in stride(from: -179.999_999, to: -150, by: 0.013_7) {
+            for (a, b) in [(from, 180.0), (-from, -180.0), (180.0, from), (-180.0, -from)] {
+                let crossing = try #require(AntimeridianCrossing(from: Coordinate(latitude: 10, longitude: a), to: Coordinate(latitude: 11, longitude: b)))
+                #expect((0...1).contains(crossing.fraction), "\(a) → \(b): \(crossing.fraction)")
+                checked += 1
+            }
+        }
+        #expect(checked > 8000)
+    }
 }

@@ -19,7 +19,9 @@ public struct AntimeridianCrossing: Sendable, Equatable {
         guard abs(b.longitude - a.longitude) > 180 else { return nil }
         let east = Coordinate.degreesEast(from: a.longitude, to: b.longitude)
         leavingLongitude = east > 0 ? 180 : -180
-        fraction = Coordinate.degreesEast(from: a.longitude, to: leavingLongitude) / east
+        // Clamped: with an end on the seam itself rounding could put it a hair outside 0…1,
+        // and callers split the step into the ranges 0…fraction and fraction…1.
+        fraction = min(max(Coordinate.degreesEast(from: a.longitude, to: leavingLongitude) / east, 0), 1)
         latitude = a.latitude + fraction * (b.latitude - a.latitude)
     }
 

@@ -16,16 +16,12 @@ extension RegionMonitor {
     ) {
         let a = previous.coordinate
         let b = fix.coordinate
-        let longitude = a.longitude + Coordinate.degreesEast(from: a.longitude, to: b.longitude)
-        if abs(longitude) <= 180 {
+        guard let seam = AntimeridianCrossing(from: a, to: b) else {
             addCrossings(along: (a, b), span: 0...1, previous.time, fix, &update)
             return
         }
-        let seam = longitude > 180 ? 180.0 : -180.0
-        let t = (seam - a.longitude) / (longitude - a.longitude)
-        let latitude = a.latitude + t * (b.latitude - a.latitude)
-        addCrossings(along: (a, Coordinate(latitude: latitude, longitude: seam)), span: 0...t, previous.time, fix, &update)
-        addCrossings(along: (Coordinate(latitude: latitude, longitude: -seam), b), span: t...1, previous.time, fix, &update)
+        addCrossings(along: (a, seam.leaving), span: 0...seam.fraction, previous.time, fix, &update)
+        addCrossings(along: (seam.entering, b), span: seam.fraction...1, previous.time, fix, &update)
     }
 
     private mutating func addCrossings(

@@ -34,3 +34,10 @@ import WaymarkRegions
         #expect(router.rangedIdentities == ["ranger": [BeaconIdentity(uuid: Self.trail, major: 5)]])
     }
 }
+
+extension HandlerRouter {
+    /// What each route ranges, by handler.
+    fileprivate var rangedIdentities: [String: [BeaconIdentity]] {
+        Dictionary(uniqueKeysWithValues: routes.compactMap { route in route.ranger.map { (route.name, $0.constraints) } })
+    }
+}

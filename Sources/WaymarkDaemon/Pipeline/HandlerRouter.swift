@@ -80,11 +80,6 @@ struct HandlerRouter: Sendable {
         }
     }
 
-    /// What each route ranges, by handler (for tests and status).
-    var rangedIdentities: [String: [BeaconIdentity]] {
-        Dictionary(uniqueKeysWithValues: routes.compactMap { route in route.ranger.map { (route.name, $0.constraints) } })
-    }
-
     mutating func deliveries(for fix: Fix) -> [Delivery] {
         var deliveries: [Delivery] = []
         for index in routes.indices where routes[index].services != nil {

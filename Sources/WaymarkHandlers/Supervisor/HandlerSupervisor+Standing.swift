@@ -25,14 +25,15 @@ extension HandlerSupervisor {
     func finished(_ name: String, useful: Bool?, through: Int64?) {
         guard let runtime = runtimes[name], runtime.state == .background, runtime.period.open else { return }
         runtimes[name]!.period.useful = useful
-        if let problem = finishProblem(name, useful: useful, through: through) {
+        let pending = unacknowledgedSent(name)
+        if let problem = finishProblem(name, useful: useful, through: through, pending: pending) {
             runtimes[name]!.period.misreported = true
             runtime.connection?.send(HandlerReply.simple("error", [("message", "finished, but \(problem): counted as a misreport")]))
             return
         }
         // Truthful about the events up to `through`, but later ones were sent meanwhile: it has
         // more to do, so the period carries on (and a later `finished` ends it).
-        guard unacknowledgedSent(name, through: runtime.lastSent) == 0 else { return }
+        guard pending.isEmpty else { return }
         runtimes[name]!.period.finishedAt = clock.now
         let session = closePeriod(name)
         let work = useful.map { $0 ? ", useful work" : ", nothing useful" } ?? ""
@@ -47,20 +48,19 @@ extension HandlerSupervisor {
     }
 
     /// Why a `finished` is not true, or nil when it is.
-    private func finishProblem(_ name: String, useful: Bool?, through: Int64?) -> String? {
+    private func finishProblem(_ name: String, useful: Bool?, through: Int64?, pending: [Int64]) -> String? {
         let runtime = runtimes[name]!
         if !runtime.openTasks.isEmpty { return "\(runtime.openTasks.count) background task(s) are open" }
-        let bound = min(through ?? runtime.lastSent, runtime.lastSent)
-        let unacknowledged = unacknowledgedSent(name, through: bound)
+        let unacknowledged = pending.count { $0 <= through ?? runtime.lastSent }
         if unacknowledged > 0 { return "\(unacknowledged) event(s) it was sent are unacknowledged" }
         if useful == true && runtime.period.acknowledged == 0 { return "it claims useful work and acknowledged no event" }
         return nil
     }
 
-    /// Events sent on this connection up to `bound` that are still unacknowledged.
-    private func unacknowledgedSent(_ name: String, through bound: Int64) -> Int {
-        guard bound > 0 else { return 0 }
-        return ((try? store.unacknowledgedEvents(handler: name)) ?? []).count { $0.id <= bound }
+    /// The ids of events sent on this connection that are still unacknowledged.
+    private func unacknowledgedSent(_ name: String) -> [Int64] {
+        guard let lastSent = runtimes[name]?.lastSent, lastSent > 0 else { return [] }
+        return ((try? store.unacknowledgedEvents(handler: name)) ?? []).map(\.id).filter { $0 <= lastSent }
     }
 
     /// Judges the open period (its time is over, it exited, or it said `finished`), records it
@@ -75,7 +75,7 @@ extension HandlerSupervisor {
             session = HandlerSession(outcome: .misreported, seconds: (now - start).inSeconds, useful: period.useful)
         } else if let finishedAt = period.finishedAt {
             session = HandlerSession(outcome: .quick, seconds: (finishedAt - start).inSeconds, useful: period.useful)
-        } else if runtime.openTasks.isEmpty && unacknowledgedSent(name, through: runtime.lastSent) == 0 {
+        } else if runtime.openTasks.isEmpty && unacknowledgedSent(name).isEmpty {
             session = HandlerSession(outcome: .quick, seconds: ((period.lastWork ?? start) - start).inSeconds, useful: period.useful)
         } else {
             session = HandlerSession(outcome: .slow, seconds: (now - start).inSeconds, useful: period.useful)

@@ -45,6 +45,9 @@ let package = Package(
         // Location services (SEMANTICS §2): validation gate, standard updates, significant change,
         // visits, authorization. Pure: fixes in, records out.
         .target(name: "WaymarkServices", dependencies: ["WaymarkCore"]),
+        // One device's pipeline (pure): source inputs → region gate, region and beacon monitors,
+        // subscribers' services and rangers → typed `LocationEvent`s. Every caller drives it.
+        .target(name: "WaymarkPipeline", dependencies: ["WaymarkCore", "WaymarkRegions", "WaymarkBeacons", "WaymarkServices"]),
         // GeoJSON region files: decoding (pure) and loading files and folders.
         .target(name: "WaymarkGeoJSON", dependencies: ["WaymarkCore", "WaymarkRegions"]),
         // Sources: GPX files and gpsd (fixes); beacon replay files and the HCI socket (advertisements).
@@ -75,7 +78,7 @@ let package = Package(
             name: "WaymarkExportJob",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkSources", "WaymarkStore", "WaymarkServices",
-                "WaymarkGeoJSON", "WaymarkReplay", "WaymarkExport", "WaymarkRender",
+                "WaymarkGeoJSON", "WaymarkReplay", "WaymarkExport", "WaymarkRender", "WaymarkPipeline",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The replay pipeline: source → engine → JSON Lines records.
@@ -83,6 +86,7 @@ let package = Package(
             name: "WaymarkReplay",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices", "WaymarkPower",
+                "WaymarkPipeline",
                 "WaymarkBeacons", .product(name: "Logging", package: "swift-log"),
             ]),
         // Energy (SEMANTICS §4): power profiles (declarative YAML), the pure energy ledger, and the
@@ -141,6 +145,9 @@ let package = Package(
             dependencies: ["WaymarkRegions", "WaymarkGeoJSON", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkBeaconsTests", dependencies: ["WaymarkBeacons", "WaymarkGeoJSON", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkPowerTests", dependencies: ["WaymarkPower", "WaymarkRegions", "WaymarkServices", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkPipelineTests",
+            dependencies: ["WaymarkPipeline", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),

@@ -2,16 +2,20 @@ import Logging
 import WaymarkBeacons
 import WaymarkCore
 import WaymarkGeoJSON
+import WaymarkPipeline
 import WaymarkPower
 import WaymarkRegions
 import WaymarkServices
 import WaymarkSources
 import WaymarkStore
 
-/// `waymark replay`: a GPX track through the same region engine the daemon uses, and/or beacon
-/// advertisements through the beacon monitor, merged by time, printing JSON Lines records.
+/// `waymark replay`: a GPX track and/or beacon advertisements, merged by time, through the
+/// device pipeline the daemon runs (`DevicePipeline`), printing its events as JSON Lines.
 public enum Replay {
-    /// Loads and stores the regions, then runs every fix of the track through the engine,
+    /// The replay's own subscriber: the services its flags ask for, and ranging.
+    static let subscriber = SubscriberID.subscription("replay")
+
+    /// Loads and stores the regions, then runs every fix of the track through the pipeline,
     /// writing records to `output` as they happen. Throws located errors for bad input before
     /// or during the replay; records already written stay written.
     @discardableResult
@@ -21,53 +25,47 @@ public enum Replay {
     ) async throws -> ReplaySummary {
         var output = output
         var progress = progress
-        let subscription = options.services
-        // Approximate authorization disables region monitoring (SEMANTICS §2, as on iOS).
-        let monitorsRegions = subscription.authorization.allowsRegionMonitoring
+        let services = options.services
+        // Approximate authorization disables region monitoring (docs/semantics.md §2, as on iOS).
+        let monitorsRegions = services.authorization.allowsRegionMonitoring
         let regions = monitorsRegions ? try loadRegions(options, logger: logger) : []
         if !monitorsRegions && !options.regionPaths.isEmpty {
             logger.warning("approximate authorization: region monitoring is disabled, --regions ignored")
         }
-        var services = subscription.isEmpty ? nil : SubscriptionPipeline(subscription)
         var timeline = try ReplayTimeline(trackPath: options.trackPath, beaconPath: options.beaconPath)
-        let geographic = regions.filter(\.isGeographic)
-        var beacons = options.beaconPath.map { _ in
-            BeaconReplay(regions: monitorsRegions ? regions : [], ranging: options.ranging && monitorsRegions)
-        }
-        var engine = RegionMonitor(regions: geographic)
+        let ranges = options.beaconPath != nil && options.ranging && monitorsRegions
+        var pipeline = DevicePipeline(
+            regions: options.beaconPath == nil ? regions.filter(\.isGeographic) : regions,
+            subscribers: [Subscriber(id: subscriber, services: services, ranging: ranges ? .monitoredRegions : nil)])
         var pacer: ReplayPacer<C>? = nil
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()
-        summary.regions = geographic.count
+        summary.regions = pipeline.regionMonitor.index.count
+        var beacons = options.beaconPath.map { _ in BeaconTally(ranging: ranges) }
         let profile = options.powerProfile ?? .ubloxM8USB
         var gnss = (options.energy || options.powerAware)
             ? GNSSDuty(
                 profile: profile,
                 schedule: options.powerAware
-                    ? GNSSSchedule(activity: options.services.activity, subscriptions: [options.services], profile: profile) : nil)
+                    ? GNSSSchedule(activity: services.activity, subscriptions: [services], profile: profile) : nil)
             : nil
-        if regions.isEmpty && subscription.isEmpty && monitorsRegions && !options.ranging {
+        if regions.isEmpty && services.isEmpty && monitorsRegions && !options.ranging {
             logger.warning("no regions to monitor: only the initial state and summary will be printed")
         }
 
-        /// One fix the receiver saw through beacons' clock, the engine and the services; then,
-        /// power-aware, whether it may sleep.
+        func write(_ events: [LocationEvent]) throws {
+            for event in events {
+                summary.count(event)
+                beacons?.count(event)
+                try output.write(event.record + "\n")
+            }
+        }
+
+        /// One fix the receiver saw through the pipeline; then, power-aware, whether it may sleep.
         func process(_ fix: Fix) throws {
-            // Beacon time follows the track's, so exits fall due while it plays.
-            if let time = fix.time { try beacons?.advance(to: time, output: &output) }
-            let update = engine.process(fix)
-            if let inside = update.establishedInside {
-                try output.write(RegionRecords.state(fix: fix, inside: inside.map { geographic[Int($0)].identifier }) + "\n")
-            }
-            for transition in update.transitions where transition.notifies {
-                summary.count(transition)
-                try output.write(RegionRecords.transition(transition) + "\n")
-            }
-            if case .accepted(let records)? = services?.process(fix) {
-                for record in records { try write(record, to: &output, summary: &summary) }
-            }
+            try write(pipeline.handle(.fix(fix)).events)
             if let schedule = gnss?.schedule {
-                gnss!.decide(after: fix, wake: schedule.wake(after: fix, monitor: engine))
+                gnss!.decide(after: fix, wake: schedule.wake(after: fix, monitor: pipeline.regionMonitor))
             }
         }
 
@@ -80,30 +78,23 @@ public enum Replay {
 
         while let event = try timeline.next() {
             try await pacer?.wait(for: event.time)
-            let fix: Fix
             switch event {
             case .advertisement(let advertisement):
-                try beacons?.process(advertisement, to: &output)
-                continue
-            case .fix(let next):
-                fix = next
+                try write(pipeline.handle(.advertisement(advertisement)).events)
+            case .fix(let fix):
+                summary.fixes += 1
+                if fix.time == nil { summary.untimedFixes += 1 }
+                // With a receiver model: its fixes every second up to this point, then this one.
+                for receiverFix in gnss?.receiverFixes(before: fix) ?? [] { try receive(receiverFix) }
+                try receive(fix)
+                progress?.update(fixes: summary.fixes, time: fix.time)
             }
-            summary.fixes += 1
-            if fix.time == nil { summary.untimedFixes += 1 }
-            // With a receiver model: its fixes every second up to this point, then this one.
-            for receiverFix in gnss?.receiverFixes(before: fix) ?? [] { try receive(receiverFix) }
-            try receive(fix)
-            progress?.update(fixes: summary.fixes, time: fix.time)
         }
-        if var beaconReplay = beacons {
-            try beaconReplay.finish(output: &output)
-            summary.beacons = beaconReplay.summary(timeline.beaconCounts)
-        }
-        if var pipeline = services {
-            for record in pipeline.finish() { try write(record, to: &output, summary: &summary) }
-            summary.reportServices(of: pipeline)
-        }
+        try write(pipeline.finish())
+        summary.beacons = beacons?.summary(timeline.beaconCounts, monitor: pipeline.beaconMonitor)
+        if let statistics = pipeline.statistics(of: subscriber), !services.isEmpty { summary.reportServices(statistics) }
         summary.power = gnss?.figures()
+        warnAboutRegionGate(pipeline.regionGate, logger: logger)
         if summary.untimedFixes > 0 {
             logger.warning(
                 "\(summary.untimedFixes) of \(summary.fixes) points have no time: replayed without timing, and their records have \"time\":null",
@@ -114,9 +105,13 @@ public enum Replay {
         return summary
     }
 
-    private static func write(_ record: LocationRecord, to output: inout some TextSink, summary: inout ReplaySummary) throws {
-        summary.events[record.kind, default: 0] += 1
-        try output.write(record.json + "\n")
+    /// Says how many fixes the region gate kept from the region engine, and why.
+    private static func warnAboutRegionGate(_ gate: ValidationGate, logger: Logger) {
+        let dropped = gate.dropped.filter { $0.value > 0 }
+        guard !dropped.isEmpty else { return }
+        let reasons = dropped.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+        logger.warning(
+            "\(dropped.values.reduce(0, +)) fixes were kept from the region engine by the validation gate: \(reasons.joined(separator: ", "))")
     }
 
     /// Reads the GeoJSON regions, imports them into the store (validating each polygon with

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkPipeline
 import WaymarkRegions
 import WaymarkServices
 
@@ -50,18 +51,26 @@ public struct ReplaySummary: Sendable, Equatable {
         return json.object
     }
 
-    /// Takes the gate's counts from the subscription's pipeline, and prints them.
-    mutating func reportServices(of pipeline: SubscriptionPipeline) {
+    /// Takes the replay subscriber's gate counts, and prints them.
+    mutating func reportServices(_ statistics: SubscriberStatistics) {
         reportsServices = true
-        accepted = pipeline.accepted
-        dropped = Dictionary(uniqueKeysWithValues: pipeline.dropped.map { ($0.key.rawValue, $0.value) })
+        accepted = statistics.accepted
+        dropped = Dictionary(uniqueKeysWithValues: statistics.dropped.map { ($0.key.rawValue, $0.value) })
     }
 
-    mutating func count(_ transition: RegionTransition) {
-        switch transition.kind {
-        case .enter: enters += 1
-        case .exit: exits += 1
-        case .dwell: dwells += 1
+    /// Counts region transitions and location-service records.
+    mutating func count(_ event: LocationEvent) {
+        switch event {
+        case .region(let transition):
+            switch transition.kind {
+            case .enter: enters += 1
+            case .exit: exits += 1
+            case .dwell: dwells += 1
+            }
+        case .service(let record, _):
+            events[record.kind, default: 0] += 1
+        default:
+            break
         }
     }
 

@@ -1,24 +1,22 @@
 import WaymarkCore
 import WaymarkExport
 import WaymarkGeoJSON
+import WaymarkPipeline
 import WaymarkRegions
 import WaymarkServices
 import WaymarkStore
 
-/// Finds the events of a track with the same code `waymark replay` and the daemon use: every
-/// fix through the region engine (`RegionMonitor`, with its hysteresis), and through a
-/// `SubscriptionPipeline` (the validation gate, then the significant-change filter and the
-/// visit detector).
+/// Finds the events of a track with the device pipeline `waymark replay` and the daemon run
+/// (`DevicePipeline`): region transitions behind the region gate, and one subscriber with the
+/// significant-change filter and the visit detector behind its own gate.
 ///
 /// For the history, recorded events are taken as they are, and the engine or a service runs
 /// only for what the history does not already hold: region transitions are recomputed only
 /// when regions were given for the export, visits and significant changes only when the
 /// history has none of that kind in the range.
 struct EventCollector {
-    private var monitor: RegionMonitor?
-    private let regionIdentifiers: [String]
+    private var pipeline: DevicePipeline
     private let recomputesRegions: Bool
-    private var services: SubscriptionPipeline
     private var namer = TrackEventNamer()
     private var computed: [TrackEvent] = []
     private var recorded: [TrackEvent] = []
@@ -29,24 +27,29 @@ struct EventCollector {
     ///   - regions: what the engine monitors.
     ///   - runEngine: false for the history without `--regions` (its region events are used).
     init(regions: [Region], runEngine: Bool, activity: ActivityType) {
-        regionIdentifiers = regions.map(\.identifier)
         recomputesRegions = runEngine
-        monitor = runEngine && !regions.isEmpty ? RegionMonitor(regions: regions) : nil
-        services = SubscriptionPipeline(
-            ServiceSubscription(significantChange: SignificantChangeThresholds(), visits: VisitThresholds(), activity: activity))
+        let services = ServiceSubscription(significantChange: SignificantChangeThresholds(), visits: VisitThresholds(), activity: activity)
+        pipeline = DevicePipeline(
+            regions: runEngine ? regions.filter(\.isGeographic) : [],
+            subscribers: [Subscriber(id: .subscription("export"), services: services)])
     }
 
     mutating func process(_ fix: Fix) {
-        if let update = monitor?.process(fix) {
-            if let inside = update.establishedInside, initialRegions.isEmpty {
-                initialRegions = inside.map { regionIdentifiers[Int($0)] }
-            }
-            for transition in update.transitions where transition.notifies && transition.kind != .dwell {
+        collect(pipeline.handle(.fix(fix)).events)
+    }
+
+    private mutating func collect(_ events: [LocationEvent]) {
+        for event in events {
+            switch event {
+            case .state(_, let inside) where initialRegions.isEmpty:
+                initialRegions = inside
+            case .region(let transition) where transition.kind != .dwell:
                 computed.append(namer.event(for: transition))
+            case .service(let record, _):
+                computed.append(self.event(for: record))
+            default:
+                break
             }
-        }
-        if case .accepted(let records) = services.process(fix) {
-            for record in records { computed.append(event(for: record)) }
         }
     }
 
@@ -68,7 +71,7 @@ struct EventCollector {
 
     /// Every event in time order (events without a time keep their place).
     mutating func finish() -> [TrackEvent] {
-        for record in services.finish() { computed.append(event(for: record)) }
+        collect(pipeline.finish())
         let serviceKinds: Set<TrackEvent.Kind> = [.arrival, .departure]
         let keep = computed.filter { event in
             switch event.kind {

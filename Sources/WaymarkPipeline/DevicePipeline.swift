@@ -1,0 +1,147 @@
+import WaymarkBeacons
+import WaymarkCore
+import WaymarkRegions
+import WaymarkServices
+
+/// One device's path from source inputs to typed events, the same for every caller:
+/// `waymark replay`, `waymark serve` (gpsd or `--replay`), `waymark export`, the benchmarks and
+/// handler routing all drive this value, and nobody else builds a region monitor or a
+/// service filter.
+///
+/// For each fix, in this order (docs/semantics.md §2–§3):
+/// 1. the **region gate** (a `ValidationGate` with the activity bound of `Options`) decides
+///    whether the region engine may see it: no fix, invalid coordinates, time going backwards,
+///    duplicate times and impossible jumps are kept out. Untimed fixes (a GPX track without
+///    times) are admitted: the engine confirms them on distance alone;
+/// 2. beacon time follows an admitted fix's time (exits and rangings fall due);
+/// 3. the **region monitor** reports the initial state and confirmed transitions;
+/// 4. each **subscriber**'s services, behind the subscriber's own gate, report their records,
+///    in subscriber order.
+///
+/// Pure: no I/O, no clock (time comes in with the inputs), no logger. Single-threaded: feed
+/// one device's inputs in arrival order.
+public struct DevicePipeline: Sendable {
+    /// Rules shared by every subscriber.
+    public struct Options: Sendable, Equatable {
+        /// Bounds the speed of plausible jumps in the region gate.
+        public var regionActivity: ActivityType
+        /// Seconds of beacon time between saves of inside beacon regions' last sightings, so a
+        /// restart neither loses an exit nor invents one.
+        public var sightingSaveInterval: Double
+
+        public init(regionActivity: ActivityType = .other, sightingSaveInterval: Double = 10) {
+            self.regionActivity = regionActivity
+            self.sightingSaveInterval = sightingSaveInterval
+        }
+    }
+
+    /// What one input produced.
+    public struct Step: Sendable, Equatable {
+        /// Events in the order they happened.
+        public var events: [LocationEvent] = []
+        /// Region states (geographic and beacon) this input changed: saving them with the
+        /// events lets a restart resume exactly here.
+        public var states: [SavedRegionState] = []
+        /// Why the region gate kept this fix from the region engine, if it did.
+        public var regionDrop: DropReason?
+
+        public init() {}
+    }
+
+    public let options: Options
+    public internal(set) var regionMonitor: RegionMonitor
+    public internal(set) var beaconMonitor: BeaconMonitor
+    /// The gate in front of the region engine; its counters say what it admitted and dropped.
+    public private(set) var regionGate: ValidationGate
+    var subscribers: [RunningSubscriber]
+    /// The latest beacon time seen (an advertisement, or a fix or tick after the first one).
+    var beaconTime: Timestamp?
+    /// The beacon time at which inside regions' last sightings were last saved.
+    var sightingsSaved: Timestamp?
+
+    /// - Parameters:
+    ///   - regions: geographic and beacon regions; each kind goes to its monitor.
+    ///   - savedStates: states saved by an earlier run, restored before the first input.
+    public init(
+        regions: [Region], savedStates: [SavedRegionState] = [], subscribers: [Subscriber] = [], options: Options = Options()
+    ) {
+        self.init(
+            regionMonitor: RegionMonitor(regions: regions.filter(\.isGeographic)), beaconMonitor: BeaconMonitor(regions: regions),
+            savedStates: savedStates, subscribers: subscribers, options: options)
+    }
+
+    /// With monitors built elsewhere (a large index is built off the daemon's pipeline).
+    public init(
+        regionMonitor: RegionMonitor, beaconMonitor: BeaconMonitor, savedStates: [SavedRegionState] = [],
+        subscribers: [Subscriber] = [], options: Options = Options()
+    ) {
+        self.options = options
+        self.regionMonitor = regionMonitor
+        self.beaconMonitor = beaconMonitor
+        self.regionMonitor.restore(savedStates)
+        self.beaconMonitor.restore(savedStates)
+        self.regionGate = ValidationGate(activityType: options.regionActivity)
+        self.subscribers = []
+        self.subscribers = subscribers.map { RunningSubscriber($0, beaconRegions: beaconMonitor.regions) }
+    }
+
+    /// Runs one input through the pipeline.
+    public mutating func handle(_ input: PipelineInput) -> Step {
+        var step = Step()
+        switch input {
+        case .fix(let fix): handle(fix, into: &step)
+        case .gap(let time, let reason): step.events.append(.gap(time: time, reason: reason))
+        case .advertisement(let advertisement): handle(advertisement, into: &step)
+        case .tick(let time): advanceBeacons(to: time, into: &step)
+        }
+        return step
+    }
+
+    /// What subscribers still hold at the end of the input (deferred batches) and the rangings
+    /// due through the last beacon instant. Exits that would fall due later are not reported:
+    /// the recording ends there, not the beacons. Later inputs start afresh.
+    public mutating func finish() -> [LocationEvent] {
+        var events: [LocationEvent] = []
+        for index in subscribers.indices {
+            if let last = beaconTime { subscribers[index].range(before: last, through: true, into: &events) }
+            subscribers[index].finish(into: &events)
+        }
+        return events
+    }
+
+    private mutating func handle(_ fix: Fix, into step: inout Step) {
+        if let reason = regionGate.admitForRegions(fix) {
+            step.regionDrop = reason
+        } else {
+            if let time = fix.time, beaconTime != nil { advanceBeacons(to: time, into: &step) }
+            let update = regionMonitor.process(fix)
+            if let inside = update.establishedInside {
+                step.events.append(.state(fix: fix, inside: inside.map { regionMonitor.index.identifier(at: Int($0)) }))
+            }
+            for transition in update.transitions where transition.notifies { step.events.append(.region(transition)) }
+            saveStates(after: update, into: &step)
+        }
+        for index in subscribers.indices { subscribers[index].process(fix, into: &step.events) }
+    }
+
+    /// Established states, and confirmed crossings and dwells: what a restart must resume from.
+    /// Crossed regions stay outside: nothing to save.
+    private func saveStates(after update: RegionUpdate, into step: inout Step) {
+        var changed = update.established ?? []
+        for transition in update.transitions where !transition.crossed { changed.append(transition.regionIndex) }
+        guard !changed.isEmpty else { return }
+        step.states += Set(changed).sorted().compactMap { regionMonitor.savedState(ofRegionAt: Int($0)) }
+    }
+}
+
+extension ValidationGate {
+    /// The region gate's rule: as `admit`, except that an untimed fix is admitted (its time
+    /// rules cannot apply; the region engine confirms untimed fixes on distance alone).
+    mutating func admitForRegions(_ fix: Fix) -> DropReason? {
+        guard fix.time == nil else { return admit(fix) }
+        if fix.mode == FixMode.none || !fix.coordinate.isValid {
+            return admit(fix)
+        }
+        return nil
+    }
+}

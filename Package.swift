@@ -38,11 +38,11 @@ let package = Package(
         .target(name: "WaymarkCore", dependencies: ["CProj"]),
         // Pure region geometry, spatial index and membership engine. No I/O.
         .target(name: "WaymarkRegions", dependencies: ["WaymarkCore"]),
-        // Beacon regions (SEMANTICS §3): iBeacon advertisement and HCI report parsing, the
+        // Beacon regions (docs/semantics.md §3): iBeacon advertisement and HCI report parsing, the
         // beacon monitor (entry, exit after a timeout) and ranging. Pure: bytes and
         // advertisements in, transitions and records out.
         .target(name: "WaymarkBeacons", dependencies: ["WaymarkCore", "WaymarkRegions"]),
-        // Location services (SEMANTICS §2): validation gate, standard updates, significant change,
+        // Location services (docs/semantics.md §2): validation gate, standard updates, significant change,
         // visits, authorization. Pure: fixes in, records out.
         .target(name: "WaymarkServices", dependencies: ["WaymarkCore"]),
         // One device's pipeline (pure): source inputs → region gate, region and beacon monitors,
@@ -89,12 +89,12 @@ let package = Package(
                 "WaymarkPipeline",
                 "WaymarkBeacons", .product(name: "Logging", package: "swift-log"),
             ]),
-        // Energy (SEMANTICS §4): power profiles (declarative YAML), the pure energy ledger, and the
+        // Energy (docs/semantics.md §4): power profiles (declarative YAML), the pure energy ledger, and the
         // GNSS schedule over the region engine and the subscriptions (pure: all three are values).
         .target(
             name: "WaymarkPower",
             dependencies: ["WaymarkCore", "WaymarkRegions", "WaymarkServices", .product(name: "Yams", package: "Yams")]),
-        // Handlers (SEMANTICS §1): registrations, the lifecycle state machine, processes, the
+        // Handlers (docs/semantics.md §1): registrations, the lifecycle state machine, processes, the
         // handler socket protocol and the supervisor that launches, suspends and relaunches them.
         .target(
             name: "WaymarkHandlers",
@@ -120,7 +120,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower",
+                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "WaymarkPowerTests", dependencies: ["WaymarkPower", "WaymarkRegions", "WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkPipelineTests",
-            dependencies: ["WaymarkPipeline", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
+            dependencies: ["WaymarkPipeline", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),

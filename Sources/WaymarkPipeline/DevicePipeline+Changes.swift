@@ -71,3 +71,10 @@ public struct SubscriberStatistics: Sendable, Equatable {
     /// Records it was given, by kind.
     public var emitted: [LocationEvent.Kind: Int]
 }
+
+extension DevicePipeline {
+    /// The beacon identities a subscriber ranges now; nil when it ranges nothing.
+    public func rangedIdentities(of id: SubscriberID) -> [BeaconIdentity]? {
+        subscribers.first { $0.subscriber.id == id }?.ranger?.constraints
+    }
+}

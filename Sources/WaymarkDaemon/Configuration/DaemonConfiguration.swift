@@ -50,7 +50,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var replay: ReplaySettings?
     /// `bluetooth`: scan for iBeacons with a Bluetooth LE adapter; nil: no Bluetooth source.
     public var bluetooth: BluetoothSettings?
-    /// `power`: power profiles and power-aware GNSS sampling (SEMANTICS §4).
+    /// `power`: power profiles and power-aware GNSS sampling (docs/semantics.md §4).
     public var power = PowerSettings()
 
     public init(database: String, socketPath: String) {

@@ -2,7 +2,7 @@ import WaymarkPower
 import WaymarkServices
 
 /// `power.*`: how the daemon prices its radios' time, and whether it lets the GNSS sleep
-/// (SEMANTICS §4).
+/// (docs/semantics.md §4).
 public struct PowerSettings: Sendable, Equatable {
     /// `power.gnss_profile`: the GNSS receiver's profile; default the built-in u-blox M8.
     public var gnssProfile: PowerProfile = .ubloxM8USB

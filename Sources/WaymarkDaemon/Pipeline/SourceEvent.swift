@@ -1,8 +1,8 @@
 import WaymarkBeacons
 import WaymarkCore
 
-/// What a source tells the pipeline: gpsd live, a GPX track replayed, a Bluetooth adapter or a
-/// beacon replay file.
+/// What a source tells the daemon: gpsd live, a GPX track replayed, a Bluetooth adapter or a
+/// beacon replay file. The live pipeline turns the data-bearing ones into `PipelineInput`s.
 public enum SourceEvent: Sendable, Equatable {
     /// The source is delivering (gpsd connected; a replay started). The text names it.
     case connected(String)
@@ -14,4 +14,6 @@ public enum SourceEvent: Sendable, Equatable {
     case disconnected(String)
     /// An iBeacon advertisement (beacon sources).
     case advertisement(BeaconAdvertisement)
+    /// The beacon source's clock: time has passed without an advertisement.
+    case tick(Timestamp)
 }

@@ -3,7 +3,7 @@ import WaymarkPower
 import WaymarkRegions
 import WaymarkServices
 
-/// Power-aware sampling, live (SEMANTICS §4): after a fix, the GNSS schedule (shared with
+/// Power-aware sampling, live (docs/semantics.md §4): after a fix, the GNSS schedule (shared with
 /// replay) says how long no boundary can be crossed; the daemon stops watching gpsd until a hot
 /// start before then. This value decides and remembers; the pipeline does the waiting on its
 /// clock and the watching.

@@ -2,7 +2,7 @@ import WaymarkCore
 import WaymarkPower
 import WaymarkStore
 
-/// The energy ledger as the daemon keeps it live (SEMANTICS §4): the radios' states follow
+/// The energy ledger as the daemon keeps it live (docs/semantics.md §4): the radios' states follow
 /// what the daemon does — watching gpsd or not, fixes coming or not, the Bluetooth scan
 /// running — at the daemon's clock, and their time is charged to whoever needs each radio.
 /// A value the pipeline owns; it does no I/O (the pipeline stores what `take` hands over).

@@ -1,6 +1,6 @@
 import WaymarkPower
 
-/// Who a radio's time is charged to, with weights (SEMANTICS §4: shared radio time is split
+/// Who a radio's time is charged to, with weights (docs/semantics.md §4: shared radio time is split
 /// across the handlers whose subscriptions needed it, in proportion).
 ///
 /// The rule the daemon uses: every party that needs a radio weighs 1, so shared time is split

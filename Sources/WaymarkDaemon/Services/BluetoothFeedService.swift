@@ -56,7 +56,7 @@ struct BluetoothFeedService: Service {
             group.addTask {
                 while !Task.isCancelled {
                     try await Task.sleep(for: .seconds(1))
-                    await pipeline.advanceBeacons(to: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+                    await pipeline.handle(.tick(Timestamp(secondsSince1970: Date().timeIntervalSince1970)))
                 }
             }
             try await group.next()

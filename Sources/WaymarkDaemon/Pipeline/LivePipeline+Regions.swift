@@ -1,0 +1,47 @@
+import WaymarkAPI
+import WaymarkBeacons
+import WaymarkPipeline
+import WaymarkRegions
+
+extension LivePipeline {
+    /// Monitors `regions`, geographic and beacon, from now on. The monitors are built outside
+    /// the actor (a large index takes a while, and fixes keep flowing meanwhile).
+    nonisolated func adopt(_ regions: [Region]) async {
+        let geographic = RegionMonitor(regions: regions.filter(\.isGeographic))
+        let beacons = BeaconMonitor(regions: regions)
+        await adopt(geographic, beacons)
+    }
+
+    /// States come from the store, which has every confirmed change (`DevicePipeline.replaceRegions`).
+    private func adopt(_ fresh: RegionMonitor, _ freshBeacons: BeaconMonitor) {
+        var saved: [SavedRegionState] = []
+        do {
+            saved = try store.regionStates()
+        } catch {
+            logger.error("Cannot read saved region states; regions start unknown", metadata: ["error": "\(error)"])
+        }
+        device.replaceRegions(regionMonitor: fresh, beaconMonitor: freshBeacons, saved: saved)
+        logger.notice(
+            "Regions reloaded",
+            metadata: ["regions": "\(device.regionMonitor.index.count)", "beaconRegions": "\(device.beaconMonitor.regions.count)"])
+        updateWatching()
+    }
+
+    /// Inside, outside, or unknown (no fix, or for a beacon region no sighting or timeout, since
+    /// the region was loaded); nil if not monitored.
+    func regionState(identifier: String) -> RegionStateInfo? {
+        device.regionState(identifier: identifier).map { RegionStateInfo(identifier: identifier, $0) }
+    }
+
+    var regionCount: Int { device.regionCount }
+}
+
+extension RegionStateInfo {
+    init(identifier: String, _ state: RegionState) {
+        switch state {
+        case .unknown: self.init(identifier: identifier, state: "unknown", since: nil)
+        case .inside(let since): self.init(identifier: identifier, state: "inside", since: since)
+        case .outside(let since): self.init(identifier: identifier, state: "outside", since: since)
+        }
+    }
+}

@@ -22,7 +22,7 @@ public struct ReplayOptions: Sendable {
     public var services = ServiceSubscription()
     /// Account GNSS time and energy on the track's timeline (continuous tracking).
     public var energy = false
-    /// Let the GNSS sleep until a boundary could be crossed (SEMANTICS §4); implies `energy`.
+    /// Let the GNSS sleep until a boundary could be crossed (docs/semantics.md §4); implies `energy`.
     public var powerAware = false
     /// The GNSS power profile; nil: the built-in u-blox M8 profile.
     public var powerProfile: PowerProfile?

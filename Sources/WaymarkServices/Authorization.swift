@@ -6,7 +6,7 @@ import Darwin
 
 import WaymarkCore
 
-/// What a handler is allowed to receive (SEMANTICS §2): *when in use* or *always*, and
+/// What a handler is allowed to receive (docs/semantics.md §2): *when in use* or *always*, and
 /// *precise* or *approximate* coordinates, as on iOS.
 public struct Authorization: Sendable, Hashable {
     /// When the handler may receive locations.
@@ -40,7 +40,7 @@ public struct Authorization: Sendable, Hashable {
     public var allowsBeaconMonitoring: Bool { precision == .precise }
 
     /// Whether standard updates may relaunch a terminated handler: only with "always"
-    /// (SEMANTICS §2's table).
+    /// (docs/semantics.md §2's table).
     public var relaunchesForStandardUpdates: Bool { level == .always }
 }
 

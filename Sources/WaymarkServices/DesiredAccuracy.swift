@@ -1,4 +1,4 @@
-/// The accuracy a standard-updates handler asks for (SEMANTICS §2), with Core Location's
+/// The accuracy a standard-updates handler asks for (docs/semantics.md §2), with Core Location's
 /// values: `kCLLocationAccuracyBestForNavigation` (−2), `kCLLocationAccuracyBest` (−1), and
 /// 10, 100, 1000 and 3000 metres.
 public enum DesiredAccuracy: Int, Sendable, Hashable, CaseIterable {

@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// One output of a location service (SEMANTICS §2), printed as a JSON Lines record by
+/// One output of a location service (docs/semantics.md §2), printed as a JSON Lines record by
 /// `waymark replay` and recorded as an event by the daemon.
 public struct LocationRecord: Sendable, Equatable {
     /// `location`, `significantChange`, `visit`, `paused`, `resumed`.

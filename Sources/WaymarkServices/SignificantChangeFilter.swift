@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// The significant-change location service (SEMANTICS §2): delivers the first fix, then each
+/// The significant-change location service (docs/semantics.md §2): delivers the first fix, then each
 /// fix at least `minimumDistance` metres (WGS84 geodesic) from the last significant location
 /// **and** at least `minimumInterval` seconds after it. Both bounds are inclusive. Defaults are
 /// Core Location's 500 m / 300 s.

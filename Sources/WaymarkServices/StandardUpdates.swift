@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// Standard location updates (SEMANTICS §2): every fix that passes the handler's accuracy and
+/// Standard location updates (docs/semantics.md §2): every fix that passes the handler's accuracy and
 /// distance filters, with automatic pause and resume and deferred (batched) delivery.
 ///
 /// Records, in time order:

@@ -1,7 +1,7 @@
 import WaymarkCore
 
 /// What the device is doing, which bounds how fast it can plausibly move between two fixes
-/// (the activity types of Core Location's `CLActivityType`, SEMANTICS §2).
+/// (the activity types of Core Location's `CLActivityType`, docs/semantics.md §2).
 public enum ActivityType: String, Sendable, CaseIterable {
     /// On foot or by bicycle: at most 15 m/s (54 km/h, a fast downhill cyclist).
     case fitness
@@ -42,7 +42,7 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable {
     case inaccurate
 }
 
-/// The gate in front of every location stream (SEMANTICS §2, "Bad fixes"): admits a fix or
+/// The gate in front of every location stream (docs/semantics.md §2, "Bad fixes"): admits a fix or
 /// names the first rule it breaks, in this order — no fix, invalid coordinate, no time, time
 /// going backwards, duplicate time, impossible jump, inaccurate.
 ///

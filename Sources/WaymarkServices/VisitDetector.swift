@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// The visits service (SEMANTICS §2): an arrival when the device has stayed within `radius`
+/// The visits service (docs/semantics.md §2): an arrival when the device has stayed within `radius`
 /// metres of a place for at least `minimumDuration` seconds, and a departure when it then
 /// leaves. Defaults 100 m / 300 s ("within ~100 m for several minutes").
 ///

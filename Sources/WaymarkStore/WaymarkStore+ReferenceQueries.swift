@@ -8,7 +8,7 @@ extension WaymarkStore {
     /// SpatiaLite alone: the independent reference the in-memory engine is tested against.
     ///
     /// - Polygons: candidates from the spatial index's R*Tree table `idx_regions_geometry` by
-    ///   bounding box (2.5–2.8× faster than the `SpatialIndex` virtual table, PLATFORM.md), then
+    ///   bounding box (2.5–2.8× faster than the `SpatialIndex` virtual table, docs/platform.md), then
     ///   `ST_Contains(geometry, point)`, planar in longitude/latitude as GeoJSON's straight
     ///   edges are. `ST_Contains` is false on the boundary, so a point exactly on an edge (or on
     ///   a hole's edge) is outside here.

@@ -11,7 +11,7 @@ import WaymarkRegions
 ///
 /// Every connection loads `mod_spatialite`. Files use WAL with `synchronous=FULL` on the
 /// writer: an acknowledged import or event survives a power cut (WAL + NORMAL lost the latest
-/// commits in about half of the simulated cuts, PLATFORM.md). Fix and gap writes drop to
+/// commits in about half of the simulated cuts, docs/platform.md). Fix and gap writes drop to
 /// NORMAL for their transaction: they survive the process being killed, not a power cut (see
 /// `recordFix`). Readers are separate connections from the one that created the schema, which
 /// keeps SpatiaLite's geodesic functions fast.

@@ -3,7 +3,7 @@ import WaymarkBeacons
 import WaymarkCore
 import WaymarkRegions
 
-/// The beacon monitor's rules (SEMANTICS §3): entry at the first matching advertisement, exit
+/// The beacon monitor's rules (docs/semantics.md §3): entry at the first matching advertisement, exit
 /// after 30 s without one, wildcards, overlapping regions, restored state.
 @Suite struct BeaconMonitorTests {
     static func transitions(_ update: BeaconUpdate) -> [String] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaymarkTestSupport
 
-/// Handlers as real processes with real signals (SEMANTICS §1).
+/// Handlers as real processes with real signals (docs/semantics.md §1).
 @Suite(.serialized) struct HandlerLifecycleTests {
     /// 3 s a kilometre north, 40 s at the hut, 40 s a kilometre north again, at 4× speed:
     /// the entry is confirmed at track second 23 (≈ 6 s in), the exit at 63 (≈ 16 s in).

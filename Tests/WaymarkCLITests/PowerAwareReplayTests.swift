@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaymarkTestSupport
 
-/// `waymark replay --energy` and `--power-aware` (SEMANTICS §4) on the project's sample ride.
+/// `waymark replay --energy` and `--power-aware` (docs/semantics.md §4) on the project's sample ride.
 @Suite struct PowerAwareReplayTests {
     private func replay(_ flags: [String]) throws -> (transitions: [String], summary: [String: Any]) {
         let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--fast", "--activity", "fitness"] + flags)

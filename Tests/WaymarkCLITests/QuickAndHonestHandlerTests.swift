@@ -4,7 +4,7 @@ import WaymarkCore
 import WaymarkStore
 import WaymarkTestSupport
 
-/// Quick and honest handlers are favoured (SEMANTICS §1): real handler processes, judged on how
+/// Quick and honest handlers are favoured (docs/semantics.md §1): real handler processes, judged on how
 /// their background periods went.
 @Suite(.serialized) struct QuickAndHonestHandlerTests {
     @Test func aHandlerThatSaysFinishedIsSuspendedAtOnceAndKeepsItsFullTime() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaymarkTestSupport
 
-/// Region state persists in the store across daemon restarts (SEMANTICS §3), and
+/// Region state persists in the store across daemon restarts (docs/semantics.md §3), and
 /// `waymark regions state` answers from the daemon or from the database.
 @Suite struct RegionStateTests {
     /// A GPX track of one fix a second at `latitude`, `longitude` from `start` (seconds after

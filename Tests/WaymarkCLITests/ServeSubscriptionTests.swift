@@ -3,7 +3,7 @@ import Testing
 import WaymarkTestSupport
 
 /// Location-service subscriptions configured in the daemon give exactly what `waymark replay`
-/// prints with the same flags (SEMANTICS §2: the same services in replay and in the daemon).
+/// prints with the same flags (docs/semantics.md §2: the same services in replay and in the daemon).
 @Suite struct ServeSubscriptionTests {
     static let configuration = """
         subscriptions:

@@ -3,7 +3,7 @@ import Testing
 import WaymarkTestSupport
 
 /// `waymark replay --significant --fast` on every timed shared track gives exactly the events of
-/// SEMANTICS §2's rule (first accepted fix, then each accepted fix ≥ 500 m geodesic and ≥ 300 s
+/// docs/semantics.md §2's rule (first accepted fix, then each accepted fix ≥ 500 m geodesic and ≥ 300 s
 /// from the last significant one), checked against an independent implementation: Python with
 /// gpxpy (reading) and geographiclib (Karney's geodesics), applying the same validation gate.
 @Suite struct SignificantChangeReplayTests {

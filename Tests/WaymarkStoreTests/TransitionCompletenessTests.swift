@@ -6,7 +6,7 @@ import WaymarkRegions
 import WaymarkStore
 import WaymarkTestSupport
 
-/// Hysteresis must not lose real transitions (SEMANTICS §3): on every timed shared track,
+/// Hysteresis must not lose real transitions (docs/semantics.md §3): on every timed shared track,
 /// against every shared region file and circles along the track, each raw membership change
 /// whose new side then holds for a minute is in the monitor's state within that minute, each
 /// reported crossing is stamped at a fix where the raw membership changed to its side, and

@@ -14,7 +14,7 @@ public protocol DaemonBackend: Sendable {
     /// Recorded fixes, gaps and events in time order, filtered by `request`.
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry]
     /// The energy ledger's stored buckets of the hours ending after `since` (all when nil),
-    /// brought up to date first (SEMANTICS §4).
+    /// brought up to date first (docs/semantics.md §4).
     func energy(since: Timestamp?) async throws -> [EnergyBucket]
     /// Every stored region.
     func regions() async throws -> [Region]
@@ -43,7 +43,7 @@ public protocol DaemonBackend: Sendable {
 
 /// What `POST /v1/handlers/{name}/COMMAND` asks.
 public enum HandlerCommand: String, Sendable, CaseIterable {
-    /// Force-quit: SIGKILL and a mark (SEMANTICS §1).
+    /// Force-quit: SIGKILL and a mark (docs/semantics.md §1).
     case quit
     /// Start it as the user would: active, no budget, force-quit mark cleared.
     case launch

@@ -1,7 +1,7 @@
 import WaymarkCore
 
 extension DaemonStatus {
-    /// What the radios and the GNSS sampler are doing (SEMANTICS §4), and the profiles that
+    /// What the radios and the GNSS sampler are doing (docs/semantics.md §4), and the profiles that
     /// price them.
     public struct Power: Sendable, Equatable {
         /// How the daemon samples the GNSS.

@@ -30,7 +30,7 @@ public struct DaemonStatus: Sendable, Equatable {
         }
     }
 
-    /// Where beacon advertisements come from (SEMANTICS §3): a Bluetooth adapter's scan, with
+    /// Where beacon advertisements come from (docs/semantics.md §3): a Bluetooth adapter's scan, with
     /// the interval and window the power ledger charges (receive current × window ÷ interval),
     /// or a replay file.
     public struct BeaconSource: Sendable, Equatable {

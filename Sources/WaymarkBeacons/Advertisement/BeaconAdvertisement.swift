@@ -3,7 +3,7 @@ import WaymarkRegions
 
 /// One iBeacon advertisement as heard: who sent it, how loud, and when.
 ///
-/// iBeacon frame (SEMANTICS §3): manufacturer-specific data `4C 00` (Apple's company identifier,
+/// iBeacon frame (docs/semantics.md §3): manufacturer-specific data `4C 00` (Apple's company identifier,
 /// little-endian) `02 15` (type iBeacon, 21 bytes follow), the proximity UUID (16 bytes), major
 /// (2, big-endian), minor (2, big-endian), measured power (1, signed: the RSSI at 1 m, dBm).
 public struct BeaconAdvertisement: Sendable, Equatable {

@@ -1,5 +1,5 @@
 /// How the receiver scans for advertisements: it listens for `window` out of every `interval`.
-/// The power ledger (SEMANTICS §4) charges Bluetooth LE scanning its receive current times
+/// The power ledger (docs/semantics.md §4) charges Bluetooth LE scanning its receive current times
 /// `dutyCycle`.
 public struct ScanParameters: Sendable, Equatable {
     /// Seconds between the starts of two scan windows (HCI: 2.5 ms … 10.24 s in 0.625 ms steps).

@@ -1,7 +1,7 @@
 import WaymarkCore
 import WaymarkRegions
 
-/// Beacon-region monitoring (SEMANTICS §3): advertisements in time order in, entries and exits
+/// Beacon-region monitoring (docs/semantics.md §3): advertisements in time order in, entries and exits
 /// out. Pure: time is the advertisements' own, or what `advance(to:)` is told.
 ///
 /// Rules, per region:

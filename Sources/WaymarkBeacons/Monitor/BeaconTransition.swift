@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// An entry into or exit from a beacon region (SEMANTICS §3): what handler delivery and the
+/// An entry into or exit from a beacon region (docs/semantics.md §3): what handler delivery and the
 /// records are made from.
 public struct BeaconTransition: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable {

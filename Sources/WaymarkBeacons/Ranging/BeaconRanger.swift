@@ -1,7 +1,7 @@
 import WaymarkCore
 import WaymarkRegions
 
-/// Ranging (SEMANTICS §3): about once a second, each visible beacon with its smoothed RSSI,
+/// Ranging (docs/semantics.md §3): about once a second, each visible beacon with its smoothed RSSI,
 /// estimated distance and proximity class. Pure: advertisements in, `RangedBeacon` lists out.
 ///
 /// - **Which beacons:** those matching any of `constraints` (all iBeacons when there are none).

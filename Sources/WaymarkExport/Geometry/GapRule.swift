@@ -7,7 +7,7 @@ import WaymarkCore
 /// 1. the input starts a new piece there (`TrackPoint.startsPiece`: a new `trk`, `trkseg` or
 ///    `rte` in a GPX file; a stored gap in the history), or
 /// 2. the receiver was silent for more than `maximumSilence` seconds (default 300, the
-///    significant-change interval of SEMANTICS §2) **and** the device is more than
+///    significant-change interval of docs/semantics.md §2) **and** the device is more than
 ///    `stationaryDistance` metres (WGS84 geodesic; default 100, the visit radius) from the
 ///    previous point. A long silence without movement (a logger that records only when
 ///    moving) is a pause, not a gap: the line between the two points is where the device was.

@@ -1,7 +1,7 @@
 import WaymarkCore
 import WaymarkServices
 
-/// A registered handler (SEMANTICS §1): an executable launched, never through a shell, for the
+/// A registered handler (docs/semantics.md §1): an executable launched, never through a shell, for the
 /// events of its subscription.
 public struct HandlerRegistration: Sendable, Equatable, Codable {
     /// 1–64 letters, digits, `.`, `_`, `-`.

@@ -1,5 +1,5 @@
 /// How one background period (a launch or resume for events, until suspension or exit) went,
-/// for the rule that quick and honest handlers are favoured (SEMANTICS §1).
+/// for the rule that quick and honest handlers are favoured (docs/semantics.md §1).
 public struct HandlerSession: Sendable, Equatable {
     public enum Outcome: String, Sendable, Equatable {
         /// Done within its time: said `finished` truthfully, or had acknowledged every event and

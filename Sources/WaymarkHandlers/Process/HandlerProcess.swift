@@ -5,7 +5,7 @@ import CWaymarkSpawn
 import Foundation
 
 /// A handler's process, started with `posix_spawn` (never a shell) in a session of its own, so
-/// signals to its process group reach everything it started (PLATFORM.md).
+/// signals to its process group reach everything it started (docs/platform.md).
 public struct HandlerProcess: Sendable, Equatable {
     public let pid: pid_t
 

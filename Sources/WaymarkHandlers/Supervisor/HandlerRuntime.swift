@@ -1,4 +1,4 @@
-/// Where a handler is in its lifecycle (SEMANTICS §1).
+/// Where a handler is in its lifecycle (docs/semantics.md §1).
 public enum HandlerState: String, Sendable, Equatable {
     /// No process: never launched, or it exited by itself.
     case notRunning

@@ -2,7 +2,7 @@ import Foundation
 import WaymarkCore
 import WaymarkStore
 
-/// Quick and honest handlers are favoured (SEMANTICS §1): each background period is judged when
+/// Quick and honest handlers are favoured (docs/semantics.md §1): each background period is judged when
 /// it ends (`HandlerSession`), stored, and the handler's next periods are as long as its
 /// standing allows (`HandlerStanding`).
 extension HandlerSupervisor {

@@ -3,7 +3,7 @@ import Logging
 import WaymarkCore
 import WaymarkStore
 
-/// Launches, feeds, suspends, resumes and relaunches handlers (SEMANTICS §1). Events reach it
+/// Launches, feeds, suspends, resumes and relaunches handlers (docs/semantics.md §1). Events reach it
 /// already written to the store; it delivers each handler's unacknowledged events in id order
 /// whenever the handler can run, and never lets one handler hold up another.
 public actor HandlerSupervisor {
@@ -106,7 +106,7 @@ public actor HandlerSupervisor {
         }
     }
 
-    /// Launch rules (SEMANTICS §1): background refresh on; after a force-quit only with the
+    /// Launch rules (docs/semantics.md §1): background refresh on; after a force-quit only with the
     /// relaunch policy (every Waymark event is a location event); standard updates wake a
     /// terminated handler only with "always"; not within a crash backoff.
     func mayLaunchInBackground(_ name: String) -> Bool {

@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// The energy ledger (SEMANTICS §4), pure: each radio is a state machine; energy is time in a
+/// The energy ledger (docs/semantics.md §4), pure: each radio is a state machine; energy is time in a
 /// state × current × voltage (× the scan duty cycle for a scanning radio); the radio time is
 /// split across the handlers that needed it, in proportion to their weights, and kept per hour,
 /// radio, handler and state. Times come from the caller — the daemon's clock live, the track's

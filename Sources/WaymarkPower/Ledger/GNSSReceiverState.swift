@@ -1,4 +1,4 @@
-/// What a GNSS receiver behind gpsd is doing, from what the daemon did and saw (SEMANTICS §4,
+/// What a GNSS receiver behind gpsd is doing, from what the daemon did and saw (docs/semantics.md §4,
 /// live): `off` while gpsd is not watched (gpsd stops the device when nobody watches),
 /// `acquiring` from the start of a watch until the first fix with mode 2D or better, `tracking`
 /// while fixes come, and `acquiring` again after a report without a fix (mode 0/1). Pure: the

@@ -1,4 +1,4 @@
-/// The radios whose energy the ledger counts (SEMANTICS §4).
+/// The radios whose energy the ledger counts (docs/semantics.md §4).
 public enum Radio: String, Sendable, CaseIterable, Codable {
     case gnss
     case bluetooth

@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// When the GNSS may sleep (SEMANTICS §4): after a fix, no region boundary can be crossed
+/// When the GNSS may sleep (docs/semantics.md §4): after a fix, no region boundary can be crossed
 /// before (distance to the nearest boundary − the fix's uncertainty) ÷ the activity's maximum
 /// speed, so the receiver can be off until then, waking a hot start early. Significant change
 /// and visits add their own circles (500 m, and the visit radius, around the fix), so they get a

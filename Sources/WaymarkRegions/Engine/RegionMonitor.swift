@@ -4,7 +4,7 @@ import WaymarkCore
 public struct RegionUpdate: Sendable, Equatable {
     /// When the fix established the state of regions that had none (the first fix, or the first
     /// after regions were added): those of them it is inside, ascending. Establishing a state
-    /// is not a transition (SEMANTICS §3: no event at registration).
+    /// is not a transition (docs/semantics.md §3: no event at registration).
     public var establishedInside: [Int32]?
     /// Every region whose state the fix established, inside or not, ascending (nil as above).
     public var established: [Int32]?
@@ -28,7 +28,7 @@ public enum RegionState: Sendable, Equatable {
     case outside(since: Timestamp?)
 }
 
-/// The region state machine over an index (SEMANTICS §3). Feed fixes in time order; get
+/// The region state machine over an index (docs/semantics.md §3). Feed fixes in time order; get
 /// confirmed transitions.
 ///
 /// Rules, per region:

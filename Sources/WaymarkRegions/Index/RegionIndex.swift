@@ -8,7 +8,7 @@ import WaymarkCore
 /// Regions held in memory behind a static packed R-tree, answering "which regions contain
 /// this point?" exactly.
 ///
-/// Membership rules (SEMANTICS §3):
+/// Membership rules (docs/semantics.md §3):
 /// - **Circles**: a point is inside when its WGS84 geodesic distance to the centre is
 ///   ≤ the radius (boundary inclusive). A spherical estimate (within 0.56 % of the geodesic
 ///   distance, see `Geodesic.sphericalDistance`) decides points clearly inside or outside;

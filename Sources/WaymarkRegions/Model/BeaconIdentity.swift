@@ -69,7 +69,7 @@ public struct BeaconUUID: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 }
 
-/// Which iBeacons a beacon region stands for (SEMANTICS §3): one proximity UUID, and a major and
+/// Which iBeacons a beacon region stands for (docs/semantics.md §3): one proximity UUID, and a major and
 /// a minor that, when absent, match any value. Unlike Core Location's `CLBeaconRegion`, a minor
 /// may be given without a major.
 public struct BeaconIdentity: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// A monitored region (SEMANTICS §3): a geographic area — a circle by geodesic distance, or
+/// A monitored region (docs/semantics.md §3): a geographic area — a circle by geodesic distance, or
 /// polygons with straight edges in longitude/latitude as GeoJSON (RFC 7946) defines them — or a
 /// beacon region, the neighbourhood of iBeacons. `RegionMonitor` watches the geographic ones,
 /// `BeaconMonitor` (WaymarkBeacons) the beacon ones; both share identifiers, options and the store.

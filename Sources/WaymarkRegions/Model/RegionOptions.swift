@@ -1,4 +1,4 @@
-/// How a region wants to be monitored (SEMANTICS §3). In GeoJSON these are feature properties
+/// How a region wants to be monitored (docs/semantics.md §3). In GeoJSON these are feature properties
 /// of the same names; absent ones take the defaults.
 public struct RegionOptions: Sendable, Equatable {
     /// Report `enter` transitions (`notifyOnEntry`, default true). The state changes either way.
@@ -16,7 +16,7 @@ public struct RegionOptions: Sendable, Equatable {
     /// (`initialTrigger`, default false: registering a region produces no event).
     public var initialTrigger: Bool
     /// Beacon regions: seconds without a matching advertisement before an exit (`exitTimeout`);
-    /// nil: the beacon monitor's default, 30 s (SEMANTICS §3). Ignored by geographic regions.
+    /// nil: the beacon monitor's default, 30 s (docs/semantics.md §3). Ignored by geographic regions.
     public var exitTimeout: Double?
 
     public init(

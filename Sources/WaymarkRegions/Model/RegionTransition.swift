@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// A change of a region's state, confirmed by the monitor's rules (SEMANTICS §3), or a dwell.
+/// A change of a region's state, confirmed by the monitor's rules (docs/semantics.md §3), or a dwell.
 public struct RegionTransition: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable {
         /// The device crossed into the region.

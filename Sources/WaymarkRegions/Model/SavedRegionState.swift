@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// A region's confirmed state as the store keeps it across restarts (SEMANTICS §3), geographic
+/// A region's confirmed state as the store keeps it across restarts (docs/semantics.md §3), geographic
 /// (`region_state`) or beacon (`beacon_region_state`).
 public struct SavedRegionState: Sendable, Equatable {
     public var identifier: String

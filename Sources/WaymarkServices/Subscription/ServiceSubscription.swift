@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// What one subscriber asked for (SEMANTICS §2): which location services, with which filters,
+/// What one subscriber asked for (docs/semantics.md §2): which location services, with which filters,
 /// under which authorization. `waymark replay`'s service flags build one; the daemon holds one
 /// per configured subscription (and, later, per handler).
 public struct ServiceSubscription: Sendable, Hashable {

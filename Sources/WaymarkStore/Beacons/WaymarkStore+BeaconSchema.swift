@@ -1,7 +1,7 @@
 import GRDB
 
 extension WaymarkStore {
-    /// `v4-beacon-regions`: beacon regions (SEMANTICS §3) beside the geographic ones, and their
+    /// `v4-beacon-regions`: beacon regions (docs/semantics.md §3) beside the geographic ones, and their
     /// state.
     ///
     /// - `beacon_regions`: one row per region, the iBeacon UUID in upper-case 8-4-4-4-12 form,

@@ -1,7 +1,7 @@
 import GRDB
 
 extension WaymarkStore {
-    /// `v6-energy`: the energy ledger (SEMANTICS §4) in hourly buckets, one row per hour, radio,
+    /// `v6-energy`: the energy ledger (docs/semantics.md §4) in hourly buckets, one row per hour, radio,
     /// handler, profile and state. Rows are added to, never replaced (`addEnergy`), so the daemon
     /// can flush a bucket while its hour is still running and again later.
     ///

@@ -3,7 +3,7 @@ import GRDB
 extension WaymarkStore {
     /// `v7-handler-sessions`: how each handler's recent background periods went (quick, slow,
     /// misreported; seconds to finish; what it said of its work), so the time a handler gets
-    /// (SEMANTICS §1, "quick and honest handlers are favoured") survives daemon restarts.
+    /// (docs/semantics.md §1, "quick and honest handlers are favoured") survives daemon restarts.
     /// Only the newest `handlerSessionsKept` per handler are kept.
     static func registerHandlerSessionMigration(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v7-handler-sessions") { db in

@@ -9,7 +9,7 @@ import WaymarkCore
 //
 // - fixes, gaps (NORMAL): an acknowledged write survives the daemon being killed (SIGKILL, a
 //   crash): the WAL is in the OS page cache. A power cut may lose the most recent
-//   acknowledged fixes and gaps (PLATFORM.md: about half of the simulated cuts lost the latest
+//   acknowledged fixes and gaps (docs/platform.md: about half of the simulated cuts lost the latest
 //   NORMAL commits, never with corruption). Fixes arrive every second; losing the last few to a
 //   power cut is acceptable, an fsync per fix is not.
 // - events (FULL): an acknowledged event survives a power cut, because events are delivered to

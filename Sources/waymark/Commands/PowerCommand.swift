@@ -16,7 +16,7 @@ struct PowerCommand: ParsableCommand {
             the report is current), else reads the daemon's database. Time is kept in hourly \
             buckets: --since includes the whole hour holding it. Energy = time in a state × its \
             current × voltage (× the scan duty cycle); shared radio time is split evenly across \
-            the parties that needed it (SEMANTICS §4, docs/configuration.md).
+            the parties that needed it (docs/semantics.md §4, docs/configuration.md).
             """)
 
     @Option(help: "Only hours ending after this RFC 3339 time.")

@@ -75,7 +75,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("power-profile"), help: "A GNSS power profile (YAML, Profiles/power/); default: the built-in u-blox M8 profile.")
     var powerProfile: String?
 
-    @OptionGroup(title: "Location services (SEMANTICS §2; each behind the validation gate)")
+    @OptionGroup(title: "Location services (docs/semantics.md §2; each behind the validation gate)")
     var services: ServiceOptions
 
     func validate() throws {

@@ -19,7 +19,7 @@ enum SpatiaLiteBaseline {
         var logger = Logger(label: "waymark.bench")
         logger.logLevel = .error
         // A real file, reopened after the import: SpatiaLite answers far more slowly on the
-        // connection that created the schema (PLATFORM.md), and users query files.
+        // connection that created the schema (docs/platform.md), and users query files.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -131,7 +131,7 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
-                "WaymarkDaemon", "WaymarkHandlers",
+                "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

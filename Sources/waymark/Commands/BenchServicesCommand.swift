@@ -1,5 +1,6 @@
 import ArgumentParser
 import WaymarkCore
+import WaymarkPipeline
 import WaymarkServices
 import WaymarkSources
 
@@ -9,9 +10,9 @@ extension BenchCommand {
             commandName: "services",
             abstract: "Fixes per second through the validation gate and every location service.",
             discussion: """
-                Reads the track into memory, then runs each fix through the gate and standard updates \
-                (distance filter 10 m, pauses, deferred 500 m), significant change and visits, --repeat \
-                times; prints the median as JSON.
+                Reads the track into memory, then runs each fix through the device pipeline with one \
+                subscriber: its gate, standard updates (distance filter 10 m, pauses, deferred 500 m), \
+                significant change and visits, --repeat times; prints the median as JSON.
                 """)
 
         @Option(help: "GPX track whose points are the fixes.")
@@ -27,17 +28,15 @@ extension BenchCommand {
             var timings: [Double] = []
             var records = 0
             let clock = ContinuousClock()
+            let services = ServiceSubscription(
+                standard: .init(distanceFilter: 10, pausesAutomatically: true, deferredDistance: 500),
+                significantChange: SignificantChangeThresholds(), visits: VisitThresholds())
             for _ in 0..<max(1, repetitions) {
-                var gate = ValidationGate()
-                var standard = StandardUpdates(configuration: .init(distanceFilter: 10, pausesAutomatically: true, deferredDistance: 500))
-                var significant = SignificantChangeFilter()
-                var visits = VisitDetector()
+                var pipeline = DevicePipeline(regions: [], subscribers: [Subscriber(id: .subscription("bench"), services: services)])
                 records = 0
                 let start = clock.now
-                for fix in fixes where gate.admit(fix) == nil {
-                    records += standard.process(fix).count + significant.process(fix).count + visits.process(fix).count
-                }
-                records += standard.finish().count
+                for fix in fixes { records += pipeline.handle(.fix(fix)).events.count }
+                records += pipeline.finish().count
                 let elapsed = clock.now - start
                 timings.append(elapsed.inSeconds)
             }

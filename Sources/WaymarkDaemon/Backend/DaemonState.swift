@@ -6,7 +6,7 @@ import WaymarkRegions
 import WaymarkStore
 
 /// The daemon as the API sees it: the store for history and regions, the pipeline for what is
-/// happening now.
+/// happening now. Every store call runs off the cooperative pool (`WaymarkStore.offPool`).
 struct DaemonState: DaemonBackend {
     let store: WaymarkStore
     let pipeline: LivePipeline
@@ -34,33 +34,38 @@ struct DaemonState: DaemonBackend {
 
     func lastFix() async throws -> HistoryEntry? {
         if let live = await pipeline.snapshot().lastFix { return live }
-        return try store.lastFix().map { HistoryEntry(HistoryItem.fix($0)) }
+        return try await store.offPool { try $0.lastFix().map { HistoryEntry(HistoryItem.fix($0)) } }
     }
 
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry] {
-        var entries: [HistoryEntry] = []
         let kinds = Set(request.kinds.compactMap(HistoryKind.init(rawValue:)))
         let query = HistoryQuery(from: request.from, to: request.to, kinds: kinds.isEmpty ? Set(HistoryKind.allCases) : kinds, limit: request.limit)
-        try store.history(query) { entries.append(HistoryEntry($0)) }
-        return entries
+        return try await store.offPool { store in
+            var entries: [HistoryEntry] = []
+            try store.history(query) { entries.append(HistoryEntry($0)) }
+            return entries
+        }
     }
 
     func energy(since: Timestamp?) async throws -> [EnergyBucket] {
         await pipeline.flushEnergy()
-        return try store.energy(since: since)
+        return try await store.offPool { try $0.energy(since: since) }
     }
 
-    func regions() async throws -> [Region] { try store.regions() }
+    func regions() async throws -> [Region] { try await store.offPool { try $0.regions() } }
 
     func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport {
-        let report = try store.importRegions(regions, replace: replace)
-        await pipeline.adopt(try store.regions())
+        let (report, stored) = try await store.offPool { (try $0.importRegions(regions, replace: replace), try $0.regions()) }
+        await pipeline.adopt(stored)
         return report
     }
 
     func removeRegion(identifier: String) async throws -> Bool {
-        let removed = try store.removeRegion(identifier: identifier)
-        if removed { await pipeline.adopt(try store.regions()) }
+        let (removed, stored) = try await store.offPool { store in
+            let removed = try store.removeRegion(identifier: identifier)
+            return (removed, removed ? try store.regions() : [])
+        }
+        if removed { await pipeline.adopt(stored) }
         return removed
     }
 
@@ -76,18 +81,18 @@ struct DaemonState: DaemonBackend {
         let registration: HandlerRegistration
         do {
             registration = try HandlerRegistration.fromRequest(body)
-            try registration.validate { try store.region(identifier: $0) }
+            try await store.offPool { store in try registration.validate { try store.region(identifier: $0) } }
         } catch let error as HandlerError {
             throw APIError(.unprocessableContent, code: "invalid-registration", message: error.description)
         }
-        try store.saveHandler(
-            name: registration.name, registrationJSON: try registration.encoded(), replace: replace, at: Timestamp.now)
+        let json = try registration.encoded()
+        try await store.offPool { try $0.saveHandler(name: registration.name, registrationJSON: json, replace: replace, at: Timestamp.now) }
         try await reloadHandlers()
         return await supervisor.statusJSON().first { $0.contains("\"name\":\(JSONObjectWriter.quoted(registration.name))") } ?? "{}"
     }
 
     func removeHandler(name: String) async throws -> Bool {
-        guard try store.removeHandler(name: name) else { return false }
+        guard try await store.offPool({ try $0.removeHandler(name: name) }) else { return false }
         try await reloadHandlers()
         return true
     }

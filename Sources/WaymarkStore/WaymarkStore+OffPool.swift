@@ -1,0 +1,17 @@
+import Dispatch
+
+extension WaymarkStore {
+    /// Runs blocking store work (reads, imports, registrations) on a GCD queue of the store's
+    /// own, never on Swift's cooperative thread pool, and resumes the caller with its result.
+    /// The API's request handlers and other async callers go through this, so a slow query or
+    /// a busy writer never starves the pool that serves sockets.
+    public func offPool<T: Sendable>(_ body: @escaping @Sendable (WaymarkStore) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Self.blockingQueue.async { continuation.resume(with: Result { try body(self) }) }
+        }
+    }
+
+    /// Concurrent: reads run side by side (GRDB's pool has several readers); writes serialise
+    /// on GRDB's writer.
+    private static let blockingQueue = DispatchQueue(label: "org.waymark.store.blocking", attributes: .concurrent)
+}

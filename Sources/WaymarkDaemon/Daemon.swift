@@ -37,7 +37,7 @@ public enum Daemon {
             store: store, socketPath: handlerSocket.path, settings: handlerSettings,
             queries: .init(
                 regionState: { id in await pipeline.regionState(identifier: id)?.json ?? "null" },
-                lastLocation: { await pipeline.snapshot().lastFix?.json ?? "null" }),
+                lastLocation: { pipeline.snapshot().lastFix?.json ?? "null" }),
             logger: logger)
         let state = DaemonState(
             store: store, pipeline: pipeline, feed: feed, startedAt: .now, version: version, supervisor: supervisor)

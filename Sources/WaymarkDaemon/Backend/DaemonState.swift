@@ -16,7 +16,7 @@ struct DaemonState: DaemonBackend {
     let supervisor: HandlerSupervisor
 
     func status() async -> DaemonStatus {
-        let snapshot = await pipeline.snapshot()
+        let snapshot = pipeline.snapshot()
         let elapsed = ContinuousClock.now - startedAt
         return DaemonStatus(
             version: version,
@@ -27,13 +27,13 @@ struct DaemonState: DaemonBackend {
                 lastError: snapshot.source.lastError),
             lastFix: snapshot.lastFix,
             databasePath: store.path ?? ":memory:",
-            regionCount: await pipeline.regionCount,
+            regionCount: snapshot.regionCount,
             counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource,
             power: snapshot.power)
     }
 
     func lastFix() async throws -> HistoryEntry? {
-        if let live = await pipeline.snapshot().lastFix { return live }
+        if let live = pipeline.snapshot().lastFix { return live }
         return try await store.offPool { try $0.lastFix().map { HistoryEntry(HistoryItem.fix($0)) } }
     }
 

@@ -37,6 +37,7 @@ extension LivePipeline {
                     : "No subscriber needs fixes: the source is not watched")
         }
         source.watching = needed
+        defer { publishStatus() }
         watchingChanged?(needed)
         accountWatching()
         let daemonNeedsGNSS = recordFixes || !configured.isEmpty || liveSubscribers > 0
@@ -99,6 +100,7 @@ extension LivePipeline {
         do {
             try store.addEnergy(try next.take(at: clock.now))
             energy = next
+            publishStatus()
         } catch {
             logger.error("Cannot store the energy ledger", metadata: ["error": "\(error)"])
             count("storeErrors")
@@ -112,12 +114,19 @@ extension LivePipeline {
         flushEnergy()
     }
 
-    /// What the radios and the sampler are doing, for status.
+    /// What the radios and the sampler are doing now.
     var powerStatus: DaemonStatus.Power {
-        let joules = energy.joulesSinceStart(at: clock.now)
+        Self.powerStatus(energy: energy, sampler: sampler, samples: samples, sourceKind: source.kind, at: clock.now)
+    }
+
+    /// What the radios and the sampler are doing, for status.
+    static func powerStatus(
+        energy: LiveEnergy, sampler: GNSSSampler, samples: Bool, sourceKind: DaemonStatus.Source.Kind, at now: Timestamp
+    ) -> DaemonStatus.Power {
+        let joules = energy.joulesSinceStart(at: now)
         return DaemonStatus.Power(
             gnssProfile: sampler.settings.gnssProfile.name,
-            gnssState: source.kind == .gpsd ? energy.receiver.state.rawValue : nil,
+            gnssState: sourceKind == .gpsd ? energy.receiver.state.rawValue : nil,
             sampler: sampler.sleepingUntil != nil ? .sleeping : samples ? .tracking : .continuous,
             sleepingUntil: sampler.sleepingUntil,
             bluetoothProfile: sampler.settings.bluetoothProfile.name,

@@ -12,11 +12,28 @@ extension LivePipeline {
         next.advertisements = beaconSource?.advertisements ?? 0
         next.ignored = beaconSource?.ignored ?? [:]
         beaconSource = next
+        publishStatus()
     }
 
     /// Frames the beacon source ignored, by reason (its decoder's running totals).
     func beaconSourceIgnored(_ ignored: [String: Int]) {
         beaconSource?.ignored = ignored
+        publishStatus()
+    }
+
+    /// Puts what this actor owns on the board, for readers that must not wait for it.
+    func publishStatus() {
+        let (source, subscriptions, beaconSource, regionCount) = (source, subscriptionStatus, beaconSource, device.regionCount)
+        let (energy, sampler, samples) = (energy, sampler, samples)
+        board.publish {
+            $0.source = source
+            $0.subscriptions = subscriptions
+            $0.beaconSource = beaconSource
+            $0.regionCount = regionCount
+            $0.energy = energy
+            $0.sampler = sampler
+            $0.samples = samples
+        }
     }
 
     /// Each configured subscription's services, gate counts and records by kind.
@@ -36,10 +53,14 @@ extension LivePipeline {
         }
     }
 
-    func snapshot() -> (
+    /// The latest published status, priced (power) at the daemon's clock now; never waits for the actor.
+    nonisolated func snapshot() -> (
         source: SourceStatus, counters: [String: Int], lastFix: HistoryEntry?, subscriptions: [SubscriptionStatus],
-        beaconSource: DaemonStatus.BeaconSource?, power: DaemonStatus.Power
+        beaconSource: DaemonStatus.BeaconSource?, power: DaemonStatus.Power, regionCount: Int
     ) {
-        (source, counters, lastFix, subscriptionStatus, beaconSource, powerStatus)
+        let board = board.snapshot
+        let power = Self.powerStatus(
+            energy: board.energy, sampler: board.sampler, samples: board.samples, sourceKind: board.source.kind, at: clock.now)
+        return (board.source, board.counters, board.lastFix, board.subscriptions, board.beaconSource, power, board.regionCount)
     }
 }

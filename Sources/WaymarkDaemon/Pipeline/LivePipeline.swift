@@ -26,8 +26,8 @@ public actor LivePipeline {
     let configured: [ConfiguredSubscription]
     var beaconSource: DaemonStatus.BeaconSource?
     var source: SourceStatus
-    var counters: [String: Int] = [:]
-    var lastFix: HistoryEntry?
+    /// Status, counters and the last fix, readable without waiting for this actor.
+    nonisolated let board: LiveStatusBoard
     /// Handlers' subscriptions, and who launches them for their events.
     var router = HandlerRouter()
     var supervisor: HandlerSupervisor?
@@ -74,11 +74,13 @@ public actor LivePipeline {
         self.feed = feed
         self.logger = logger
         self.source = SourceStatus(kind: sourceKind, description: sourceDescription)
+        self.board = LiveStatusBoard(.init(source: source, energy: energy, sampler: sampler))
     }
 
     /// Handles one event from the source. Storage failures are logged and counted; the
     /// pipeline carries on with the next input.
     func handle(_ event: SourceEvent) {
+        defer { publishStatus() }
         switch event {
         case .connected(let description):
             source.connected = true
@@ -134,7 +136,7 @@ public actor LivePipeline {
             let id = try store.recordFix(fix, source: source.description)
             count(DaemonStatus.Counter.fixesRecorded)
             let entry = HistoryEntry(.fix(StoredFix(id: id, fix: fix, source: source.description)))
-            lastFix = entry
+            board.recordedFix(entry)
             return entry
         } catch {
             logger.error("Cannot record a fix", metadata: ["error": "\(error)"])
@@ -188,6 +190,7 @@ public actor LivePipeline {
         router = HandlerRouter(registrations)
         device.replaceSubscribers(subscribers)
         updateWatching()
+        publishStatus()
     }
 
     /// The device pipeline's subscribers: configured subscriptions, then handlers.
@@ -248,7 +251,7 @@ public actor LivePipeline {
         feed.publish(HistoryEntry(kind: "gap", time: time, coordinate: nil, json: json.object))
     }
 
-    func count(_ name: String, by amount: Int = 1) { counters[name, default: 0] += amount }
+    func count(_ name: String, by amount: Int = 1) { board.count(name, by: amount) }
 
     /// A fix kept from the engine (and, for a bad position, from the store), in total and by reason.
     private func drop(_ reason: DropReason) {

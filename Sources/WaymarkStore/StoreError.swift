@@ -25,6 +25,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidRecord = Code(rawValue: "store.invalid-record")
         /// Any other SQLite failure (disk full, I/O error, locked database…).
         public static let database = Code(rawValue: "store.database")
+        /// A write was submitted to a `StoreWriter` after it was closed; it was not written.
+        public static let writerClosed = Code(rawValue: "store.writer-closed")
     }
 
     public var code: Code

@@ -80,17 +80,22 @@ extension WaymarkStore {
     ) throws -> [Int64] {
         guard !events.isEmpty else { return [] }
         return try writeHistory(synchronous: .full, doing: "queuing handler events") { db in
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns) VALUES (?, ?, ?, ?, ?)")
             var ids: [Int64] = []
             for event in events {
-                try statement.execute(arguments: [
-                    event.handler, event.time.nanosecondsSince1970, event.kind, event.record, now.nanosecondsSince1970,
-                ])
-                ids.append(db.lastInsertedRowID)
+                ids.append(try Self.insertHandlerEvent(event.handler, time: event.time, kind: event.kind, record: event.record, queuedAt: now, db))
             }
             return ids
         }
+    }
+
+    /// Inserts one queued handler event in the caller's transaction and returns its id.
+    static func insertHandlerEvent(
+        _ handler: String, time: Timestamp, kind: String, record: String, queuedAt now: Timestamp, _ db: Database
+    ) throws -> Int64 {
+        try db.cachedStatement(
+            sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns) VALUES (?, ?, ?, ?, ?)"
+        ).execute(arguments: [handler, time.nanosecondsSince1970, kind, record, now.nanosecondsSince1970])
+        return db.lastInsertedRowID
     }
 
     /// A handler's unacknowledged events with ids above `afterID`, oldest first.

@@ -73,9 +73,7 @@ extension WaymarkStore {
     @discardableResult
     public func recordGap(time: Timestamp, reason: String, source: String) throws -> Int64 {
         try writeHistory(synchronous: .normal, doing: "recording a gap") { db in
-            try db.cachedStatement(sql: "INSERT INTO gaps (time_ns, reason, source) VALUES (?, ?, ?)")
-                .execute(arguments: [time.nanosecondsSince1970, reason, source])
-            return db.lastInsertedRowID
+            try Self.insertGap(time: time, reason: reason, source: source, db)
         }
     }
 
@@ -93,16 +91,7 @@ extension WaymarkStore {
 
     func recordEvent(_ event: StoredEvent, synchronous: SynchronousLevel) throws -> Int64 {
         try writeHistory(synchronous: synchronous, doing: "recording a \(event.kind) event") { db in
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO events (time_ns, kind, region, transition, latitude, longitude, record)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
-                event.time.nanosecondsSince1970, event.kind, event.region, event.transition,
-                event.coordinate?.latitude, event.coordinate?.longitude, event.record,
-            ])
-            return db.lastInsertedRowID
+            try Self.insert(event, db)
         }
     }
 
@@ -273,6 +262,28 @@ extension WaymarkStore {
         }
     }
 
+    /// Inserts one gap row in the caller's transaction and returns its row id.
+    static func insertGap(time: Timestamp, reason: String, source: String, _ db: Database) throws -> Int64 {
+        try db.cachedStatement(sql: "INSERT INTO gaps (time_ns, reason, source) VALUES (?, ?, ?)")
+            .execute(arguments: [time.nanosecondsSince1970, reason, source])
+        return db.lastInsertedRowID
+    }
+
+    /// Inserts one event row in the caller's transaction (`event.id` is ignored) and returns its row id.
+    static func insert(_ event: StoredEvent, _ db: Database) throws -> Int64 {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO events (time_ns, kind, region, transition, latitude, longitude, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            event.time.nanosecondsSince1970, event.kind, event.region, event.transition,
+            event.coordinate?.latitude, event.coordinate?.longitude, event.record,
+        ])
+        return db.lastInsertedRowID
+    }
+
+    /// Inserts one fix row (with its POINT) in the caller's transaction and returns its row id.
     static func insert(_ fix: Fix, source: String, _ db: Database) throws -> Int64 {
         guard let time = fix.time else {
             throw StoreError(

@@ -25,30 +25,35 @@ extension WaymarkStore {
     public func saveRegionStates(_ states: [SavedRegionState], at time: Timestamp) throws {
         guard !states.isEmpty else { return }
         try writeHistory(synchronous: .full, doing: "saving region states") { db in
-            let geographic = try db.cachedStatement(
-                sql: """
-                    INSERT INTO region_state (identifier, inside, since_ns, dwelled, updated_ns)
-                    SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM regions WHERE identifier = ?1)
-                    ON CONFLICT (identifier) DO UPDATE SET
-                        inside = excluded.inside, since_ns = excluded.since_ns, dwelled = excluded.dwelled,
-                        updated_ns = excluded.updated_ns
-                    """)
-            let beacon = try db.cachedStatement(
-                sql: """
-                    INSERT INTO beacon_region_state (identifier, inside, since_ns, last_seen_ns, updated_ns)
-                    SELECT ?1, ?2, ?3, ?6, ?5 WHERE EXISTS (SELECT 1 FROM beacon_regions WHERE identifier = ?1)
-                    ON CONFLICT (identifier) DO UPDATE SET
-                        inside = excluded.inside, since_ns = excluded.since_ns, last_seen_ns = excluded.last_seen_ns,
-                        updated_ns = excluded.updated_ns
-                    """)
-            for state in states {
-                let arguments: [(any DatabaseValueConvertible)?] = [
-                    state.identifier, state.inside, state.since?.nanosecondsSince1970, state.dwelled,
-                    time.nanosecondsSince1970,
-                ]
-                try geographic.execute(arguments: StatementArguments(arguments))
-                try beacon.execute(arguments: StatementArguments(arguments + [state.lastSeen?.nanosecondsSince1970]))
-            }
+            try Self.saveRegionStates(states, at: time, db)
+        }
+    }
+
+    /// Upserts `states` in the caller's transaction (see `saveRegionStates(_:at:)`).
+    static func saveRegionStates(_ states: [SavedRegionState], at time: Timestamp, _ db: Database) throws {
+        let geographic = try db.cachedStatement(
+            sql: """
+                INSERT INTO region_state (identifier, inside, since_ns, dwelled, updated_ns)
+                SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM regions WHERE identifier = ?1)
+                ON CONFLICT (identifier) DO UPDATE SET
+                    inside = excluded.inside, since_ns = excluded.since_ns, dwelled = excluded.dwelled,
+                    updated_ns = excluded.updated_ns
+                """)
+        let beacon = try db.cachedStatement(
+            sql: """
+                INSERT INTO beacon_region_state (identifier, inside, since_ns, last_seen_ns, updated_ns)
+                SELECT ?1, ?2, ?3, ?6, ?5 WHERE EXISTS (SELECT 1 FROM beacon_regions WHERE identifier = ?1)
+                ON CONFLICT (identifier) DO UPDATE SET
+                    inside = excluded.inside, since_ns = excluded.since_ns, last_seen_ns = excluded.last_seen_ns,
+                    updated_ns = excluded.updated_ns
+                """)
+        for state in states {
+            let arguments: [(any DatabaseValueConvertible)?] = [
+                state.identifier, state.inside, state.since?.nanosecondsSince1970, state.dwelled,
+                time.nanosecondsSince1970,
+            ]
+            try geographic.execute(arguments: StatementArguments(arguments))
+            try beacon.execute(arguments: StatementArguments(arguments + [state.lastSeen?.nanosecondsSince1970]))
         }
     }
 

@@ -24,8 +24,9 @@ public enum Daemon {
         let track = configuration.replay?.trackPath
         let sourceKind: DaemonStatus.Source.Kind = track == nil ? .gpsd : .replay
         let sourceDescription = track.map { "replay:\($0)" } ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
+        let writer = StoreWriter(store: store, logger: logger)
         let pipeline = LivePipeline(
-            store: store, regions: regions, savedStates: try store.regionStates(), sourceKind: sourceKind, sourceDescription: sourceDescription,
+            store: store, writer: writer, regions: regions, savedStates: try store.regionStates(), sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             power: configuration.power, clock: clock, logger: logger)
         pipelineBox.pipeline = pipeline
@@ -85,6 +86,7 @@ public enum Daemon {
         try await group.run()
         await pipeline.finishSubscriptions()
         await pipeline.finishPower()
+        await writer.shutdown()
         feed.finish()
         logger.notice("Waymark stopped")
     }

@@ -12,11 +12,13 @@ extension LivePipeline {
         await adopt(geographic, beacons)
     }
 
-    /// States come from the store, which has every confirmed change (`DevicePipeline.replaceRegions`).
-    private func adopt(_ fresh: RegionMonitor, _ freshBeacons: BeaconMonitor) {
+    /// States come from the store, which has every confirmed change (`DevicePipeline.replaceRegions`):
+    /// read once everything already handed to the writer is committed, so none is missed.
+    private func adopt(_ fresh: RegionMonitor, _ freshBeacons: BeaconMonitor) async {
+        await writer.flush()
         var saved: [SavedRegionState] = []
         do {
-            saved = try store.regionStates()
+            saved = try await store.offPool { try $0.regionStates() }
         } catch {
             logger.error("Cannot read saved region states; regions start unknown", metadata: ["error": "\(error)"])
         }
@@ -25,6 +27,7 @@ extension LivePipeline {
             "Regions reloaded",
             metadata: ["regions": "\(device.regionMonitor.index.count)", "beaconRegions": "\(device.beaconMonitor.regions.count)"])
         updateWatching()
+        publishStatus()
     }
 
     /// Inside, outside, or unknown (no fix, or for a beacon region no sighting or timeout, since

@@ -18,6 +18,8 @@ import WaymarkStore
 /// `LivePipeline+Power.swift`, regions in `+Regions`, status in `+Status`.
 public actor LivePipeline {
     let store: WaymarkStore
+    /// Every history write goes through it: group commits on its own thread.
+    let writer: StoreWriter
     let feed: LiveFeed
     let logger: Logger
     /// Regions, beacons, configured subscriptions and handlers: the one pipeline every caller runs.
@@ -53,7 +55,7 @@ public actor LivePipeline {
     }
 
     init(
-        store: WaymarkStore, regions: [Region], savedStates: [SavedRegionState] = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
+        store: WaymarkStore, writer: StoreWriter, regions: [Region], savedStates: [SavedRegionState] = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
         feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true,
         power: PowerSettings = PowerSettings(), clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
@@ -71,16 +73,30 @@ public actor LivePipeline {
             subscribers: subscriptions.map { Subscriber(id: .subscription($0.name), services: $0.services) })
         self.recordFixes = recordFixes
         self.store = store
+        self.writer = writer
         self.feed = feed
         self.logger = logger
         self.source = SourceStatus(kind: sourceKind, description: sourceDescription)
         self.board = LiveStatusBoard(.init(source: source, energy: energy, sampler: sampler))
     }
 
-    /// Handles one event from the source. Storage failures are logged and counted; the
-    /// pipeline carries on with the next input.
-    func handle(_ event: SourceEvent) {
-        defer { publishStatus() }
+    /// Handles one event from a source.
+    func handle(_ event: SourceEvent) async {
+        await handle([event])
+    }
+
+    /// Handles a source's events in order, then hands everything they produced to the store
+    /// writer in two submissions (fixes and gaps; events, states and handlers' queues), so a
+    /// burst costs a commit, not one per fix. Storage failures are logged and counted; the
+    /// pipeline carries on.
+    func handle(_ events: [SourceEvent]) async {
+        var batch = WriteBatch()
+        for event in events { handle(event, into: &batch) }
+        await submit(batch)
+        publishStatus()
+    }
+
+    private func handle(_ event: SourceEvent, into batch: inout WriteBatch) {
         switch event {
         case .connected(let description):
             source.connected = true
@@ -92,10 +108,10 @@ public actor LivePipeline {
             source.connected = false
             source.lastError = reason
             accountWatching()
-            run(.gap(time: clock.now, reason: "source disconnected: \(reason)"))
+            run(.gap(time: clock.now, reason: "source disconnected: \(reason)"), into: &batch)
         case .gap(let time, let reason):
             account { try $0.noFix(at: $1) }
-            run(.gap(time: time ?? clock.now, reason: reason))
+            run(.gap(time: time ?? clock.now, reason: reason), into: &batch)
         case .fix(let received):
             account { try $0.fix(at: $1) }
             var fix = received
@@ -103,83 +119,102 @@ public actor LivePipeline {
             if fix.time == nil { fix.time = clock.now }
             // History is the raw record (gpsd's repeated and out-of-order times included), but a
             // position that is not on Earth cannot be stored: kept out, and counted.
-            guard fix.coordinate.isValid else { return drop(.invalidCoordinate) }
+            guard fix.coordinate.isValid else { return batch.drop(.invalidCoordinate) }
             // Power-aware sampling decides on fixes the region engine saw (not a repeated one).
-            if run(.fix(fix)).regionDrop == nil { considerSleeping(after: fix) }
+            if run(.fix(fix), into: &batch).regionDrop == nil { considerSleeping(after: fix) }
         case .advertisement(let advertisement):
-            count(DaemonStatus.Counter.advertisementsReceived)
+            batch.count(DaemonStatus.Counter.advertisementsReceived)
             beaconSource?.advertisements += 1
-            run(.advertisement(advertisement))
+            run(.advertisement(advertisement), into: &batch)
         case .tick(let time):
-            run(.tick(time))
+            run(.tick(time), into: &batch)
         }
     }
 
-    /// One input through the device pipeline, and everything it produced written and announced.
+    /// One input through the device pipeline; what it produced goes into `batch`.
     @discardableResult
-    private func run(_ input: PipelineInput) -> DevicePipeline.Step {
+    private func run(_ input: PipelineInput, into batch: inout WriteBatch) -> DevicePipeline.Step {
         let step = device.handle(input)
-        if let reason = step.regionDrop { drop(reason) }
-        for event in step.events {
-            if case .state(_, let inside) = event { logger.info("Region state established", metadata: ["inside": "\(inside)"]) }
-        }
+        if let reason = step.regionDrop { batch.drop(reason) }
         // The fix first, then what it caused (history and the live stream keep that order).
-        if case .fix(let fix) = input, let entry = record(fix) { feed.publish(entry) }
-        persist(step.events)
-        save(step.states, at: input.time ?? clock.now)
+        if case .fix(let fix) = input { record(fix, into: &batch) }
+        add(step.events, to: &batch)
+        if !step.states.isEmpty { batch.save(step.states, at: input.time ?? clock.now) }
         return step
     }
 
-    /// Records a fix; its history entry, or nil when the store refused it.
-    private func record(_ fix: Fix) -> HistoryEntry? {
-        do {
-            let id = try store.recordFix(fix, source: source.description)
-            count(DaemonStatus.Counter.fixesRecorded)
-            let entry = HistoryEntry(.fix(StoredFix(id: id, fix: fix, source: source.description)))
-            board.recordedFix(entry)
-            return entry
-        } catch {
-            logger.error("Cannot record a fix", metadata: ["error": "\(error)"])
-            count("storeErrors")
-            return nil
+    /// The fix into the batch, unless the history would refuse it (a negative accuracy, say):
+    /// then it is logged and counted, and the fixes around it are recorded as usual.
+    private func record(_ fix: Fix, into batch: inout WriteBatch) {
+        if let refusal = fix.historyRefusal {
+            logger.error("Cannot record a fix", metadata: ["error": "\(refusal)", "time": "\(fix.time?.rfc3339 ?? "-")"])
+            return batch.count("storeErrors")
         }
+        batch.add(fix, source: source.description)
     }
 
-    /// Writes the events (history rows for those the daemon records, handler queues for those
-    /// handlers are given), then streams them and tells the supervisor. Nobody hears of an event
-    /// before it is in the store.
-    private func persist(_ events: [LocationEvent]) {
-        var deliveries: [HandlerRouter.Delivery] = []
+    /// Events into the batch: history rows for those the daemon records, handler queues for
+    /// those handlers are given.
+    private func add(_ events: [LocationEvent], to batch: inout WriteBatch) {
         for event in events {
             switch event {
+            case .state(_, let inside):
+                logger.info("Region state established", metadata: ["inside": "\(inside)"])
             case .gap(let time, let reason):
-                recordGap(time: time, reason: reason)
+                batch.addGap(time: time, reason: reason, source: source.description)
             case .region, .beacon, .service(_, .subscription):
-                if let entry = recordEvent(event) { feed.publish(entry) }
+                if let stored = StoredEvent(event) {
+                    batch.add(stored)
+                    log(event, stored)
+                }
             default:
                 break
             }
-            deliveries += router.deliveries(for: event)
+            if supervisor != nil {
+                batch.deliver(
+                    router.deliveries(for: event).map {
+                        QueuedHandlerEvent.New(handler: $0.handler, time: $0.time, kind: $0.kind, record: $0.record)
+                    }, at: clock.now)
+            }
         }
-        deliver(deliveries)
     }
 
-    /// Queues handler events durably (one transaction), then tells the supervisor.
-    private func deliver(_ deliveries: [HandlerRouter.Delivery]) {
-        guard !deliveries.isEmpty, let supervisor else { return }
-        do {
-            _ = try store.enqueueHandlerEvents(
-                deliveries.map { ($0.handler, $0.time, $0.kind, $0.record) }, at: clock.now)
-        } catch {
-            logger.error("Cannot queue handler events", metadata: ["error": "\(error)"])
-            return count("storeErrors")
+    private func log(_ event: LocationEvent, _ stored: StoredEvent) {
+        switch event {
+        case .region, .beacon:
+            logger.info(
+                "\(event.kind == .beacon ? "Beacon region" : "Region") \(stored.transition ?? "")",
+                metadata: ["region.id": "\(stored.region ?? "")", "time": "\(stored.time.rfc3339)"])
+        default:
+            logger.debug("Location service record", metadata: ["kind": "\(stored.kind)", "time": "\(stored.time.rfc3339)"])
         }
-        count(DaemonStatus.Counter.handlerEventsQueued, by: deliveries.count)
-        var newest: [String: String] = [:]
-        for delivery in deliveries { newest[delivery.handler] = delivery.kind }
-        Task {
-            for (handler, reason) in newest.sorted(by: { $0.key < $1.key }) {
-                await supervisor.eventsQueued(for: handler, reason: reason)
+    }
+
+    /// Hands the batch to the store writer as one submission (`WriteBatch`). Only once it has
+    /// committed are its entries counted, streamed live, and the supervisor told: nobody hears
+    /// of anything the store does not have (docs/durability.md).
+    private func submit(_ batch: WriteBatch) async {
+        board.count(batch.counts)
+        guard !batch.isEmpty else { return }
+        let writes = batch.writes
+        let (queued, newest) = (batch.queuedCount, batch.newestReasons)
+        let durability: Durability = batch.isDurable ? .durable : .recorded
+        await writer.enqueue(writes, durability: durability) { [board, feed, logger, supervisor] result in
+            switch result {
+            case .success(let ids):
+                let committed = CommittedBatch(writes, ids: ids)
+                if let lastFix = committed.lastFix { board.recordedFix(lastFix) }
+                var counts = committed.counts
+                counts[DaemonStatus.Counter.handlerEventsQueued] = queued
+                board.count(counts)
+                if feed.subscriberCount > 0 { for entry in committed.entries { feed.publish(entry) } }
+                guard let supervisor, !newest.isEmpty else { return }
+                Task {
+                    for (handler, reason) in newest { await supervisor.eventsQueued(for: handler, reason: reason) }
+                }
+            case .failure(let error):
+                logger.error("Cannot record a burst of fixes and events", metadata: ["error": "\(error)"])
+                board.count("storeErrors")
             }
         }
     }
@@ -198,66 +233,17 @@ public actor LivePipeline {
         configured.map { Subscriber(id: .subscription($0.name), services: $0.services) } + router.subscribers
     }
 
-    private func save(_ states: [SavedRegionState], at time: Timestamp) {
-        guard !states.isEmpty else { return }
-        do {
-            try store.saveRegionStates(states, at: time)
-        } catch {
-            logger.error("Cannot save region states", metadata: ["error": "\(error)"])
-            count("storeErrors")
-        }
-    }
-
-    /// Stores an event and counts it; its history entry for the live stream.
-    private func recordEvent(_ event: LocationEvent) -> HistoryEntry? {
-        guard let stored = StoredEvent(event) else { return nil }
-        do {
-            try store.recordEvent(stored)
-        } catch {
-            logger.error("Cannot record an event", metadata: ["error": "\(error)", "kind": "\(stored.kind)", "region.id": "\(stored.region ?? "-")"])
-            count("storeErrors")
-        }
-        count(DaemonStatus.Counter.eventsRecorded)
-        switch event {
-        case .region, .beacon:
-            logger.info(
-                "\(event.kind == .beacon ? "Beacon region" : "Region") \(stored.transition ?? "")",
-                metadata: ["region.id": "\(stored.region ?? "")", "time": "\(stored.time.rfc3339)"])
-        default:
-            logger.debug("Location service record", metadata: ["kind": "\(stored.kind)", "time": "\(stored.time.rfc3339)"])
-        }
-        return HistoryEntry(kind: "event", time: stored.time, coordinate: stored.coordinate, json: stored.record)
-    }
-
     /// Releases what subscriptions still hold (deferred batches): at the end of a replayed
-    /// track and at shutdown. Fixes that come later start new batches.
-    func finishSubscriptions() {
-        persist(device.finish())
-    }
-
-    private func recordGap(time: Timestamp, reason: String) {
-        do {
-            try store.recordGap(time: time, reason: reason, source: source.description)
-        } catch {
-            logger.error("Cannot record a gap", metadata: ["error": "\(error)"])
-            count("storeErrors")
-        }
-        count(DaemonStatus.Counter.gapsRecorded)
-        var json = JSONObjectWriter()
-        json.add("kind", "gap")
-        json.add("time", time.rfc3339)
-        json.add("reason", reason)
-        json.add("source", source.description)
-        feed.publish(HistoryEntry(kind: "gap", time: time, coordinate: nil, json: json.object))
+    /// track and at shutdown, then waits until everything handed to the writer is committed.
+    /// Fixes that come later start new batches.
+    func finishSubscriptions() async {
+        var batch = WriteBatch()
+        add(device.finish(), to: &batch)
+        await submit(batch)
+        await writer.flush()
     }
 
     func count(_ name: String, by amount: Int = 1) { board.count(name, by: amount) }
-
-    /// A fix kept from the engine (and, for a bad position, from the store), in total and by reason.
-    private func drop(_ reason: DropReason) {
-        count(DaemonStatus.Counter.fixesDropped)
-        count(DaemonStatus.Counter.fixesDropped + "." + reason.rawValue)
-    }
 }
 
 extension PipelineInput {

@@ -24,15 +24,24 @@ struct ReplayFeedService: Service {
             await pipeline.beaconSourceChanged(.init(kind: .replay, description: "replay:\(beacons)", scanning: true))
         }
         if let resumeAfter { logger.notice("Resuming the replay after the last recorded fix", metadata: ["time": "\(resumeAfter.rfc3339)"]) }
+        // As fast as possible, events go to the pipeline in bursts (one group commit each);
+        // paced, one at a time, when they are due.
+        var burst: [SourceEvent] = []
+        let burstSize = pacer == nil ? 256 : 1
         while let event = try timeline.next() {
             if Task.isCancelled || Task.isShuttingDownGracefully { return }
             if case .fix(let fix) = event, let resumeAfter, let time = fix.time, time <= resumeAfter { continue }
             try await pacer?.wait(for: event.time)
             switch event {
-            case .fix(let fix): await pipeline.handle(.fix(fix))
-            case .advertisement(let advertisement): await pipeline.handle(.advertisement(advertisement))
+            case .fix(let fix): burst.append(.fix(fix))
+            case .advertisement(let advertisement): burst.append(.advertisement(advertisement))
+            }
+            if burst.count >= burstSize {
+                await pipeline.handle(burst)
+                burst.removeAll(keepingCapacity: true)
             }
         }
+        if !burst.isEmpty { await pipeline.handle(burst) }
         await pipeline.finishSubscriptions()
         if let beacons = settings.beaconPath {
             await pipeline.beaconSourceIgnored(timeline.beaconCounts.rejected)

@@ -46,6 +46,7 @@ extension WaymarkStore {
         registerHandlerMigration(in: &migrator)
         registerEnergyMigration(in: &migrator)
         registerHandlerSessionMigration(in: &migrator)
+        registerFixAppendMigration(in: &migrator)
         return migrator
     }
 

@@ -68,7 +68,7 @@ private let drillAvailable: Bool = {
         let (integrity, spatialIndex) = try store.database.writeWithoutTransaction { db in
             (
                 try String.fetchAll(db, sql: "PRAGMA integrity_check"),
-                try Int.fetchOne(db, sql: "SELECT CheckSpatialIndex('fixes', 'geometry')")
+                try Int.fetchOne(db, sql: "SELECT CheckSpatialIndex('regions', 'geometry')")
             )
         }
         #expect(integrity == ["ok"])

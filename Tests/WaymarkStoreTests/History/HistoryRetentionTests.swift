@@ -30,12 +30,6 @@ import WaymarkTestSupport
                 "fix@10", "gap@10", "event@10", "fix@11", "event@11", "fix@12", "fix@13", "fix@14", "fix@15", "gap@15",
                 "fix@16", "fix@17", "fix@18", "fix@19",
             ])
-        let check = try store.database.writeWithoutTransaction {
-            try Int.fetchOne($0, sql: "SELECT CheckSpatialIndex('fixes', 'geometry')")
-        }
-        #expect(check == 1)
-        let indexed = try store.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM idx_fixes_geometry") }
-        #expect(indexed == 10)
         // Nothing left to prune.
         #expect(try store.pruneHistory(before: cutoff, batchSize: batchSize) == 0)
     }

@@ -31,6 +31,9 @@ public enum IngestBenchmark {
         public var commits: Int
         public var durableCommits: Int
         public var largestGroup: Int
+        /// CPU seconds of the store writer's thread, and of the whole process, over the run.
+        public var writerCPUSeconds: Double
+        public var processCPUSeconds: Double
 
         public var fixesPerSecond: Double { Double(fixesStored) / seconds }
     }
@@ -68,6 +71,7 @@ public enum IngestBenchmark {
             feed: LiveFeed(), subscriptions: subscriptions, logger: logger)
 
         let clock = ContinuousClock()
+        let cpuAtStart = ThreadCPU.secondsByName().values.reduce(0, +)
         let start = clock.now
         var (sent, laps) = (0, 0)
         var events: [SourceEvent] = []
@@ -88,13 +92,15 @@ public enum IngestBenchmark {
         if !events.isEmpty { await pipeline.handle(events) }
         await pipeline.finishSubscriptions()
         let seconds = (clock.now - start).inSeconds
+        let cpu = ThreadCPU.secondsByName()
         await writer.shutdown()
 
         let statistics = writer.statistics
         let counts = try store.historyCounts()
         return Result(
             fixesSent: sent, fixesStored: counts.fixes, eventsStored: counts.events, seconds: seconds, laps: laps,
-            commits: statistics.commits, durableCommits: statistics.durableCommits, largestGroup: statistics.largestGroup)
+            commits: statistics.commits, durableCommits: statistics.durableCommits, largestGroup: statistics.largestGroup,
+            writerCPUSeconds: cpu["waymark-writer"] ?? 0, processCPUSeconds: cpu.values.reduce(0, +) - cpuAtStart)
     }
 }
 

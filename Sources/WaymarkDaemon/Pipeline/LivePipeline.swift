@@ -202,12 +202,12 @@ public actor LivePipeline {
         await writer.enqueue(writes, durability: durability) { [board, feed, logger, supervisor] result in
             switch result {
             case .success(let ids):
-                let committed = CommittedBatch(writes, ids: ids)
+                let committed = CommittedBatch(writes, ids: ids, streaming: feed.subscriberCount > 0)
                 if let lastFix = committed.lastFix { board.recordedFix(lastFix) }
                 var counts = committed.counts
                 counts[DaemonStatus.Counter.handlerEventsQueued] = queued
                 board.count(counts)
-                if feed.subscriberCount > 0 { for entry in committed.entries { feed.publish(entry) } }
+                for entry in committed.entries { feed.publish(entry) }
                 guard let supervisor, !newest.isEmpty else { return }
                 Task {
                     for (handler, reason) in newest { await supervisor.eventsQueued(for: handler, reason: reason) }

@@ -68,32 +68,35 @@ struct WriteBatch {
 
 /// What a committed `WriteBatch` gives the live stream and the status board.
 struct CommittedBatch {
-    /// Fixes, gaps and events with their row ids, in commit order.
+    /// Fixes, gaps and events with their row ids, in commit order; built only for a live stream.
     var entries: [HistoryEntry] = []
     /// The newest fix recorded.
     var lastFix: HistoryEntry?
     var counts: [String: Int] = [:]
 
     /// Pairs the writes with the row ids the writer returned (one per fix, gap and event, one
-    /// per queued handler event, none for region states).
-    init(_ writes: [HistoryWrite], ids: [Int64]) {
+    /// per queued handler event, none for region states). `streaming`: build `entries` (the
+    /// JSON of every row) because someone is listening; otherwise only the last fix's.
+    init(_ writes: [HistoryWrite], ids: [Int64], streaming: Bool) {
         var next = ids.makeIterator()
         var (fixes, gaps, events) = (0, 0, 0)
+        var newest: (fix: Fix, source: String, id: Int64)?
         for write in writes {
             switch write {
             case .fix(let fix, let source):
                 guard let id = next.next() else { break }
-                let entry = HistoryEntry(.fix(StoredFix(id: id, fix: fix, source: source)))
-                entries.append(entry)
-                lastFix = entry
+                if streaming { entries.append(HistoryEntry(.fix(StoredFix(id: id, fix: fix, source: source)))) }
+                newest = (fix, source, id)
                 fixes += 1
             case .gap(let time, let reason, let source):
                 guard let id = next.next() else { break }
-                entries.append(HistoryEntry(.gap(StoredGap(id: id, time: time, reason: reason, source: source))))
+                if streaming { entries.append(HistoryEntry(.gap(StoredGap(id: id, time: time, reason: reason, source: source)))) }
                 gaps += 1
             case .event(let event):
                 _ = next.next()
-                entries.append(HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.record))
+                if streaming {
+                    entries.append(HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.record))
+                }
                 events += 1
             case .handlerEvents(let queued, _):
                 for _ in queued { _ = next.next() }
@@ -101,6 +104,7 @@ struct CommittedBatch {
                 break
             }
         }
+        lastFix = newest.map { HistoryEntry(.fix(StoredFix(id: $0.id, fix: $0.fix, source: $0.source))) }
         counts = [
             DaemonStatus.Counter.fixesRecorded: fixes, DaemonStatus.Counter.gapsRecorded: gaps,
             DaemonStatus.Counter.eventsRecorded: events,

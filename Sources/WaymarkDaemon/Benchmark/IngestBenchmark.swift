@@ -57,7 +57,8 @@ public enum IngestBenchmark {
     ///   - database: a SpatiaLite file to create (it must not exist).
     ///   - burst: source events handed to the pipeline at once (the replay's 256).
     public static func run(
-        fixes: [Fix], regions: [Region], database: String, duration: Duration, burst: Int = 256, logger: Logger
+        fixes: [Fix], regions: [Region], subscriptions: [ConfiguredSubscription] = subscriptions, database: String,
+        duration: Duration, burst: Int = 256, logger: Logger
     ) async throws -> Result {
         guard let first = fixes.first?.time, let last = fixes.last?.time else {
             throw BenchmarkError("the track has no timed fixes")

@@ -28,6 +28,9 @@ extension BenchCommand {
         @Option(help: "Seed of the regions generated along the track (as `regions generate`).")
         var seed: UInt64 = 7
 
+        @Flag(name: .customLong("bare"), help: "No regions and no subscriptions: the store's cost of the fixes alone, for comparison.")
+        var bare = false
+
         @Option(help: "Source events handed to the pipeline at once.")
         var burst = 256
 
@@ -48,13 +51,14 @@ extension BenchCommand {
             while let fix = try source.next() {
                 if fix.time != nil { fixes.append(fix) }
             }
-            let regions = RegionsAlongTrack(seed: seed).regions(along: fixes.map(\.coordinate))
+            let regions = bare ? [] : RegionsAlongTrack(seed: seed).regions(along: fixes.map(\.coordinate))
+            let subscriptions = bare ? [] : IngestBenchmark.subscriptions
             let folder = directory ?? NSTemporaryDirectory()
             let database = "\(folder)/waymark-bench-ingest-\(getpid()).sqlite"
             let baselineDatabase = "\(folder)/waymark-bench-ingest-baseline-\(getpid()).sqlite"
             defer { for path in [database, baselineDatabase] { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } } }
             let result = try await IngestBenchmark.run(
-                fixes: fixes, regions: regions, database: database, duration: .seconds(seconds), burst: burst,
+                fixes: fixes, regions: regions, subscriptions: subscriptions, database: database, duration: .seconds(seconds), burst: burst,
                 logger: CommandLogging.logger("waymark-bench"))
             let baseline = baselineSeconds > 0
                 ? try await IngestBenchmark.perFixCommitBaseline(
@@ -64,7 +68,7 @@ extension BenchCommand {
             json.add("benchmark", "ingest")
             json.add("track", track)
             json.add("regions", regions.count)
-            json.add("subscriptions", IngestBenchmark.subscriptions.count)
+            json.add("subscriptions", subscriptions.count)
             json.add("laps", result.laps)
             json.add("fixes_sent", result.fixesSent)
             json.add("fixes_stored", result.fixesStored)

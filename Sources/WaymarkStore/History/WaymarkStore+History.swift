@@ -276,10 +276,15 @@ extension WaymarkStore {
                 INSERT INTO events (time_ns, kind, region, transition, latitude, longitude, record)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: [
-            event.time.nanosecondsSince1970, event.kind, event.region, event.transition,
-            event.coordinate?.latitude, event.coordinate?.longitude, event.record,
-        ])
+        ).executeBinding { row in
+            row.add(event.time.nanosecondsSince1970)
+            row.add(event.kind)
+            row.add(event.region)
+            row.add(event.transition)
+            row.add(event.coordinate?.latitude)
+            row.add(event.coordinate?.longitude)
+            row.add(event.record)
+        }
         return db.lastInsertedRowID
     }
 
@@ -299,11 +304,18 @@ extension WaymarkStore {
                     source, geometry)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, MakePoint(?, ?, 4326))
                 """
-        ).execute(arguments: [
-            time.nanosecondsSince1970, c.latitude, c.longitude, fix.altitude, fix.horizontalAccuracy,
-            fix.verticalAccuracy, fix.latitudeAccuracy, fix.longitudeAccuracy, fix.hdop, fix.vdop, fix.pdop, fix.satellites, fix.mode?.rawValue,
-            fix.speed, fix.course, source, c.longitude, c.latitude,
-        ])
+        ).executeBinding { row in
+            row.add(time.nanosecondsSince1970)
+            for value in [c.latitude, c.longitude, fix.altitude, fix.horizontalAccuracy, fix.verticalAccuracy,
+                fix.latitudeAccuracy, fix.longitudeAccuracy, fix.hdop, fix.vdop, fix.pdop] { row.add(value) }
+            row.add(fix.satellites)
+            row.add(fix.mode?.rawValue)
+            row.add(fix.speed)
+            row.add(fix.course)
+            row.add(source)
+            row.add(c.longitude)
+            row.add(c.latitude)
+        }
         return db.lastInsertedRowID
     }
 }

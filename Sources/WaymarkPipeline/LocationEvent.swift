@@ -23,9 +23,7 @@ public enum LocationEvent: Sendable, Equatable {
     case gap(time: Timestamp, reason: String)
 
     /// The event's kind: the `kind` member of its JSON record.
-    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
-        case state, region, beacon, location, significantChange, visit, paused, resumed, ranging, gap
-    }
+    public typealias Kind = EventKind
 
     public var kind: Kind {
         switch self {

@@ -183,10 +183,10 @@ public actor LivePipeline {
         switch event {
         case .region, .beacon:
             logger.info(
-                "\(event.kind == .beacon ? "Beacon region" : "Region") \(stored.transition ?? "")",
+                "\(event.kind == .beacon ? "Beacon region" : "Region") \(stored.transition?.rawValue ?? "")",
                 metadata: ["region.id": "\(stored.region ?? "")", "time": "\(stored.time.rfc3339)"])
         default:
-            logger.debug("Location service record", metadata: ["kind": "\(stored.kind)", "time": "\(stored.time.rfc3339)"])
+            logger.debug("Location service record", metadata: ["kind": "\(stored.kind.rawValue)", "time": "\(stored.time.rfc3339)"])
         }
     }
 

@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkPipeline
+import WaymarkRegions
 import WaymarkStore
 
 extension StoredEvent {
@@ -19,7 +20,7 @@ extension StoredEvent {
             return nil
         }
         self.init(
-            time: time, kind: event.kind.rawValue, region: event.region, transition: event.transition,
+            time: time, kind: event.kind, region: event.region, transition: event.transition.flatMap(RegionTransition.Kind.init(rawValue:)),
             coordinate: event.coordinate, record: record)
     }
 }

@@ -58,12 +58,12 @@ struct EventCollector {
         let fields = Self.fields(of: stored.record)
         let coordinate = stored.coordinate ?? Coordinate(latitude: 0, longitude: 0)
         let event: TrackEvent
-        if stored.kind == "region", let region = stored.region, let transition = stored.transition {
+        if stored.kind == .region, let region = stored.region, let transition = stored.transition {
             guard !recomputesRegions else { return }
-            event = namer.regionEvent(transition == "enter", region: region, time: stored.time, coordinate: coordinate, altitude: nil)
+            event = namer.regionEvent(transition == .enter, region: region, time: stored.time, coordinate: coordinate, altitude: nil)
         } else {
             guard stored.coordinate != nil else { return }
-            event = namer.event(kind: stored.kind, time: stored.time, coordinate: coordinate, fields: fields)
+            event = namer.event(kind: stored.kind.rawValue, time: stored.time, coordinate: coordinate, fields: fields)
         }
         recorded.append(event)
         recordedKinds.insert(event.kind)

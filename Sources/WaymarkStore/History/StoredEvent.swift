@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkRegions
 
 /// An event (a region transition, say) with the exact JSON Lines record printed for it.
 ///
@@ -9,12 +10,12 @@ public struct StoredEvent: Sendable, Equatable {
     /// The row id in `events`; `nil` for an event not yet recorded (`recordEvent` ignores it).
     public var id: Int64?
     public var time: Timestamp
-    /// The record's kind, e.g. `region`.
-    public var kind: String
+    /// The record's kind, e.g. `.region`.
+    public var kind: EventKind
     /// The region's identifier, for region events.
     public var region: String?
-    /// `enter`, `exit`, …, for region events.
-    public var transition: String?
+    /// `enter`, `exit` or `dwell`, for region and beacon events.
+    public var transition: RegionTransition.Kind?
     /// Where it happened, when the event has a position.
     public var coordinate: Coordinate?
     /// One compact JSON object on one line, e.g.
@@ -22,7 +23,7 @@ public struct StoredEvent: Sendable, Equatable {
     public var record: String
 
     public init(
-        id: Int64? = nil, time: Timestamp, kind: String, region: String? = nil, transition: String? = nil,
+        id: Int64? = nil, time: Timestamp, kind: EventKind, region: String? = nil, transition: RegionTransition.Kind? = nil,
         coordinate: Coordinate? = nil, record: String
     ) {
         self.id = id

@@ -1,6 +1,7 @@
 import GRDB
 import Logging
 import WaymarkCore
+import WaymarkRegions
 
 // Durability of history writes.
 //
@@ -278,9 +279,9 @@ extension WaymarkStore {
                 """
         ).executeBinding { row in
             row.add(event.time.nanosecondsSince1970)
-            row.add(event.kind)
+            row.add(event.kind.rawValue)
             row.add(event.region)
-            row.add(event.transition)
+            row.add(event.transition?.rawValue)
             row.add(event.coordinate?.latitude)
             row.add(event.coordinate?.longitude)
             row.add(event.record)
@@ -352,14 +353,28 @@ extension WaymarkStore {
             source: row["source"])
     }
 
-    static func storedEvent(_ row: Row) -> StoredEvent {
+    /// An `events` row, its kind and transition typed; a value no Waymark version writes is an
+    /// error naming the row.
+    static func storedEvent(_ row: Row) throws -> StoredEvent {
         let latitude: Double? = row["latitude"]
         let longitude: Double? = row["longitude"]
         var coordinate: Coordinate? = nil
         if let latitude, let longitude { coordinate = Coordinate(latitude: latitude, longitude: longitude) }
+        let id: Int64 = row["id"]
+        let kindText: String = row["kind"]
+        guard let kind = EventKind(rawValue: kindText) else {
+            throw StoreError(code: .database, message: "event \(id): unknown kind '\(kindText)'")
+        }
+        let transitionText: String? = row["transition"]
+        let transition = try transitionText.map { text in
+            guard let transition = RegionTransition.Kind(rawValue: text) else {
+                throw StoreError(code: .database, message: "event \(id): unknown transition '\(text)'")
+            }
+            return transition
+        }
         return StoredEvent(
-            id: row["id"], time: Timestamp(nanosecondsSince1970: row["time_ns"]), kind: row["kind"],
-            region: row["region"], transition: row["transition"], coordinate: coordinate, record: row["record"])
+            id: id, time: Timestamp(nanosecondsSince1970: row["time_ns"]), kind: kind,
+            region: row["region"], transition: transition, coordinate: coordinate, record: row["record"])
     }
 
     /// A cursor over one table's part of the query, in `(time_ns, id)` order straight from the
@@ -378,7 +393,7 @@ extension WaymarkStore {
         switch kind {
         case .fix: return AnyCursor(rows.map { try storedFix($0) }.map { HistoryItem.fix($0) })
         case .gap: return AnyCursor(rows.map { HistoryItem.gap(storedGap($0)) })
-        case .event: return AnyCursor(rows.map { HistoryItem.event(storedEvent($0)) })
+        case .event: return AnyCursor(rows.map { try storedEvent($0) }.map { HistoryItem.event($0) })
         }
     }
 

@@ -44,7 +44,7 @@ struct HistoryBenchmarkTests {
     @Test func recordEventFullVersusNormal() throws {
         let events = (0..<1_000).map { n in
             let time = HistoryWriterDrill.startTime.adding(seconds: Double(n))
-            return StoredEvent(time: time, kind: "test", record: #"{"kind":"test","time":"\#(time.rfc3339)"}"#)
+            return StoredEvent(time: time, kind: .location, record: #"{"kind":"location","time":"\#(time.rfc3339)"}"#)
         }
         try measure("recordEvent at FULL", count: events.count) { store in
             for event in events { try store.recordEvent(event) }

@@ -18,7 +18,7 @@ import WaymarkTestSupport
         }
         for s in [9.0, 10, 2, 11] {
             let time = HistoryWriterDrill.startTime.adding(seconds: s)
-            try store.recordEvent(StoredEvent(time: time, kind: "test", record: #"{"kind":"test","time":"\#(time.rfc3339)"}"#))
+            try store.recordEvent(StoredEvent(time: time, kind: .location, record: #"{"kind":"location","time":"\#(time.rfc3339)"}"#))
         }
         let cutoff = HistoryWriterDrill.startTime.adding(seconds: 10)
         let deleted = try store.pruneHistory(before: cutoff, batchSize: batchSize)

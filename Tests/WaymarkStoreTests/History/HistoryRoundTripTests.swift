@@ -44,7 +44,7 @@ import WaymarkTestSupport
         #expect(fixes.map(\.source) == ["gpsd:127.0.0.1:2947", "replay:ride.gpx"])
         let events = try store.collect(HistoryQuery(kinds: [.event]))
         #expect(events == [.event(StoredEvent(
-            id: 1, time: HistorySample.at(0), kind: "region", region: "SAMO", transition: "enter",
+            id: 1, time: HistorySample.at(0), kind: .region, region: "SAMO", transition: .enter,
             coordinate: Coordinate(latitude: 34.1, longitude: -118.7), record: HistorySample.enter("SAMO", at: 0).record))])
     }
 
@@ -135,7 +135,7 @@ import WaymarkTestSupport
         let folder = try TemporaryDirectory()
         let store = try WaymarkStore(path: folder.path("history.sqlite"), logger: quietLogger)
         #expect {
-            try store.recordEvent(StoredEvent(time: HistorySample.at(0), kind: "region", record: record))
+            try store.recordEvent(StoredEvent(time: HistorySample.at(0), kind: .region, record: record))
         } throws: { ($0 as? StoreError)?.code == .invalidRecord }
         #expect(try store.historyCounts().events == 0)
     }
@@ -183,6 +183,23 @@ import WaymarkTestSupport
             }
             #expect(plan.contains { $0.contains("INDEX \(table)_by_time (time_ns>? AND time_ns<?)") }, "\(table): \(plan)")
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(table): \(plan)")
+        }
+    }
+
+    /// Kinds and transitions are typed from the store out: a row another program wrote with a
+    /// kind Waymark does not know is an error naming the row, not a string passed along.
+    @Test(arguments: [("teleport", "enter", "event 1: unknown kind 'teleport'"), ("region", "hover", "event 1: unknown transition 'hover'")])
+    func anUnknownKindOrTransitionInTheFileNamesTheRow(kind: String, transition: String, message: String) throws {
+        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        try store.database.write { db in
+            try db.execute(
+                sql: "INSERT INTO events (time_ns, kind, region, transition, record) VALUES (0, ?, 'r', ?, '{}')",
+                arguments: [kind, transition])
+        }
+        #expect {
+            _ = try store.collect(HistoryQuery(kinds: [.event]))
+        } throws: { error in
+            (error as? StoreError)?.message.contains(message) == true
         }
     }
 }

@@ -22,7 +22,7 @@ enum HistorySample {
     static func enter(_ region: String, at seconds: Double) -> StoredEvent {
         let time = at(seconds)
         return StoredEvent(
-            time: time, kind: "region", region: region, transition: "enter",
+            time: time, kind: .region, region: region, transition: .enter,
             coordinate: Coordinate(latitude: 34.1, longitude: -118.7),
             record: #"{"kind":"region","transition":"enter","region":"\#(region)","time":"\#(time.rfc3339)","latitude":34.1,"longitude":-118.7}"#)
     }

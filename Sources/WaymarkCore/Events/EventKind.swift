@@ -1,0 +1,23 @@
+/// The kind of everything a device's pipeline reports: the `kind` member of its JSON record, the
+/// `kind` column of the stored `events`, and the reason a handler is launched with. One type from
+/// the engine to the store to the API, so a kind is never a free-form string in between.
+public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The regions' state established by the first admitted fix (not a transition).
+    case state
+    /// A geographic region transition (enter, exit, dwell).
+    case region
+    /// A beacon region transition (enter, exit).
+    case beacon
+    /// A standard-updates location.
+    case location
+    /// A significant-change location (docs/semantics.md §2).
+    case significantChange
+    /// A visit's arrival or departure.
+    case visit
+    /// Standard updates paused (the device is stationary) or resumed.
+    case paused, resumed
+    /// Ranged beacons at one instant.
+    case ranging
+    /// No position.
+    case gap
+}

@@ -6,11 +6,12 @@ import WaymarkStore
 /// priced by two profiles over the period (the configuration changed) gives two rows.
 public struct EnergyReport: Sendable, Equatable {
     /// How rows are grouped.
-    public enum Grouping: String, Sendable, CaseIterable {
+    public enum Grouping: String, Sendable, CaseIterable, Decodable {
         case radio, handler
     }
 
-    public struct Row: Sendable, Equatable {
+    /// Decodable with the keys `json` writes, so the CLI reads `GET /v1/power` as this type.
+    public struct Row: Sendable, Equatable, Decodable {
         /// The handler charged (`(daemon)` for the daemon's own needs); nil when grouped by radio.
         public var handler: String?
         public var radio: String

@@ -3,18 +3,12 @@ import WaymarkAPI
 import WaymarkCore
 
 extension EnergyReport {
-    /// The report as `GET /v1/power` answered it.
+    /// The report as `GET /v1/power` answered it; an answer of another shape names the field.
     init(json text: String) throws {
-        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-            let by = (object["by"] as? String).flatMap(Grouping.init(rawValue:)),
-            let rows = object["rows"] as? [[String: Any]]
-        else { throw CommandError("the daemon's power report is not what this waymark expects: \(text.prefix(200))") }
-        self.init(buckets: [], since: (object["from"] as? String).flatMap(Timestamp.init(rfc3339:)), by: by)
-        self.rows = try rows.map { row in
-            guard let radio = row["radio"] as? String, let profile = row["profile"] as? String,
-                let joules = (row["joules"] as? NSNumber)?.doubleValue, let seconds = row["seconds"] as? [String: NSNumber]
-            else { throw CommandError("a row of the daemon's power report is malformed: \(row)") }
-            return Row(handler: row["handler"] as? String, radio: radio, profile: profile, seconds: seconds.mapValues(\.doubleValue), joules: joules)
+        do {
+            self = try JSONDecoder().decode(EnergyReport.self, from: Data(text.utf8))
+        } catch let error as DecodingError {
+            throw CommandError("the daemon's power report is not what this waymark expects (\(error.field)): \(text.prefix(200))")
         }
     }
 

@@ -18,7 +18,7 @@ import WaymarkTestSupport
         let store = try WaymarkStore(path: directory.path("w.sqlite"), logger: Self.quiet)
         let clock = ManualWallClock(Self.start)
         let registration = HandlerRegistration(
-            name: "sleeper", executable: "/bin/sleep", arguments: ["30"], subscription: HandlerSubscription(allRegions: true),
+            name: "sleeper", executable: "/bin/sleep", arguments: ["3600"], subscription: HandlerSubscription(allRegions: true),
             limits: HandlerLimits(budget: 10))
         try store.saveHandler(name: "sleeper", registrationJSON: try registration.encoded(), replace: false, at: clock.now)
         let supervisor = HandlerSupervisor(

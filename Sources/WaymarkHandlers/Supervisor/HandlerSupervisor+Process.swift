@@ -21,14 +21,11 @@ extension HandlerSupervisor {
         return Launched(process: process, token: token)
     }
 
-    /// Reports the process's end to `exited`.
+    /// Reports the process's end to `exited`, through the reaper's pidfd (no thread per child).
     func watchExit(of process: HandlerProcess, handler name: String) {
-        let thread = Thread { [weak self] in
-            let status = process.waitForExit()
-            Task { await self?.exited(name, pid: process.pid, code: status.code, signal: status.signal) }
+        HandlerReaper.shared.watch(process) { [weak self] code, signal in
+            Task { await self?.exited(name, pid: process.pid, code: code, signal: signal) }
         }
-        thread.name = "waymark-handler-wait"
-        thread.start()
     }
 
     /// A process ended; an exit of a process that is no longer the handler's is ignored.

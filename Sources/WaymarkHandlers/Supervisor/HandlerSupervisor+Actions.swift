@@ -71,8 +71,10 @@ extension HandlerSupervisor {
                 _ = try? store.acknowledgeEvent(handler: name, id: event.id, at: now)  // stale: dropped
                 continue
             }
-            connection.send(HandlerReply.event(id: event.id, attempt: event.attempts + 1, reason: event.kind, record: event.record))
+            // Counted before it goes out: a daemon killed once the handler has it still
+            // resends it with a higher attempt (docs/semantics.md §1.6).
             try? store.markDelivered(eventID: event.id)
+            connection.send(HandlerReply.event(id: event.id, attempt: event.attempts + 1, reason: event.kind, record: event.record))
             sent.append(event.id)
         }
         feed(.delivered(handler: name, sent: sent, through: last.id))

@@ -168,7 +168,9 @@ let package = Package(
                 "WaymarkAPI", "WaymarkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
-        .testTarget(name: "WaymarkHandlersTests", dependencies: ["WaymarkHandlers", "WaymarkStore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkHandlersTests",
+            dependencies: ["WaymarkHandlers", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "WaymarkDaemonTests",
             dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkTestSupport"]),

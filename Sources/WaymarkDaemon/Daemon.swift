@@ -33,13 +33,13 @@ public enum Daemon {
         let handlerSocket = try HandlerSocketServer(base: configuration.handlerSocketDirectory, logger: logger)
         var handlerSettings = HandlerSupervisor.Settings()
         handlerSettings.logDirectory = configuration.handlerLogDirectory
-        handlerSettings.maximumSuspended = configuration.maximumSuspendedHandlers
+        handlerSettings.lifecycle.maximumSuspended = configuration.maximumSuspendedHandlers
         let supervisor = HandlerSupervisor(
             store: store, socketPath: handlerSocket.path, settings: handlerSettings,
             queries: .init(
                 regionState: { id in await pipeline.regionState(identifier: id)?.json ?? "null" },
                 lastLocation: { pipeline.snapshot().lastFix?.json ?? "null" }),
-            logger: logger)
+            clock: clock, logger: logger)
         let state = DaemonState(
             store: store, pipeline: pipeline, feed: feed, startedAt: .now, version: version, supervisor: supervisor)
         try await state.reloadHandlers()

@@ -142,7 +142,7 @@ import WaymarkTestSupport
                 time.sleep(1.5)
                 note("alive")
                 send({"type": "ack", "id": message["id"]})
+                note("done")  # before finished: its SIGSTOP may come before the next line runs
                 send({"type": "finished", "useful": True})
-                note("done")
         """#
 }

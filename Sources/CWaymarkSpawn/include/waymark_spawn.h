@@ -14,4 +14,10 @@ short waymark_spawn_setsid_flag(void);
 /// prlimit(pid, RLIMIT_AS, …): cap the child's address space; 0 or -1 with errno.
 int waymark_limit_address_space(pid_t pid, unsigned long long bytes);
 
+/// pidfd_open(2): a descriptor for process `pid`, readable once it has exited; -1 with errno.
+int waymark_pidfd_open(pid_t pid);
+/// waitid(P_PIDFD, pidfd, WEXITED): reaps the process. 0 with `*code` (exit status, or -1)
+/// and `*signal` (terminating signal, or 0) set; -1 with errno.
+int waymark_pidfd_wait(int pidfd, int *code, int *signal);
+
 #endif

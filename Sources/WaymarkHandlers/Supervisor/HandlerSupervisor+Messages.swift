@@ -26,77 +26,49 @@ extension HandlerSupervisor {
             }
             return hello(name, token: token, on: connection) ? name : nil
         }
-        guard runtimes[name] != nil else { return nil }
+        guard lifecycle.handlers[name] != nil else { return nil }
         switch request {
         case .hello:
             connection.send(HandlerReply.simple("error", [("message", "hello was already received")]))
         case .ack(let id):
-            if (try? store.acknowledgeEvent(handler: name, id: id, at: .now)) == true {
-                runtimes[name]!.counters.acknowledged += 1
-                runtimes[name]!.crashes = 0
-                noteWork(name, acknowledged: true)
-            }
+            if (try? store.acknowledgeEvent(handler: name, id: id, at: clock.now)) == true { feed(.acknowledged(handler: name, id: id)) }
         case .beginBackgroundTask(let taskName):
-            runtimes[name]!.nextTaskNumber += 1
-            let token = "\(name)-task-\(runtimes[name]!.nextTaskNumber)"
-            runtimes[name]!.openTasks[token] = (taskName, false)
-            connection.send(HandlerReply.remaining("backgroundTask", token: token, name: taskName, seconds: remaining(name)))
+            feed(.beginBackgroundTask(handler: name, name: taskName))
         case .endBackgroundTask(let token):
-            if runtimes[name]!.openTasks.removeValue(forKey: token) != nil { noteWork(name, acknowledged: false) }
-            connection.send(HandlerReply.remaining("backgroundTaskEnded", token: token, name: nil, seconds: remaining(name)))
+            feed(.endBackgroundTask(handler: name, token: token))
         case .backgroundTimeRemaining:
-            connection.send(HandlerReply.remaining("backgroundTimeRemaining", token: nil, name: nil, seconds: remaining(name)))
+            feed(.backgroundTimeRemaining(handler: name))
         case .regionState(let region, let request):
             connection.send(HandlerReply.answer(request: request, await queries.regionState(region)))
         case .lastLocation(let request):
             connection.send(HandlerReply.answer(request: request, await queries.lastLocation()))
         case .finished(let useful, let through):
-            finished(name, useful: useful, through: through)
+            feed(.finished(handler: name, useful: useful, through: through))
         case .invalid(let reason):
             connection.send(HandlerReply.simple("error", [("message", reason)]))
         }
         return name
     }
 
-    /// Seconds of background time left; nil while active (unbounded).
-    func remaining(_ name: String) -> Double? {
-        guard let deadline = runtimes[name]?.deadline else { return nil }
-        return max((deadline - clock.now).inSeconds, 0)
-    }
-
     /// Attaches a connection: a process launched by the daemon proves itself with its token; a
     /// handler started by hand (no process of ours) becomes active.
     private func hello(_ name: String, token: String?, on connection: HandlerConnection) -> Bool {
-        guard let runtime = runtimes[name] else {
+        guard lifecycle.handlers[name] != nil else {
             connection.send(HandlerReply.simple("error", [("message", "no handler named '\(name)' is registered")]))
             return false
         }
-        if runtime.process != nil {
-            guard let token, token == runtime.launchToken else {
-                connection.send(HandlerReply.simple("error", [("message", "wrong or missing launch token for '\(name)'")]))
-                return false
-            }
-        } else {
-            runtimes[name]!.launchReason = "user"
-            runtimes[name]!.forceQuit = false
-            _ = try? store.setForceQuit(false, handler: name)
-            transition(name, to: .active, reason: "connected by the user")
+        if let launched = processes[name], token != launched.token {
+            connection.send(HandlerReply.simple("error", [("message", "wrong or missing launch token for '\(name)'")]))
+            return false
         }
-        runtimes[name]!.connection?.close()
-        runtimes[name]!.connection = connection
-        runtimes[name]!.lastSent = 0
-        connection.send(HandlerReply.welcome(
-            handler: name, launchReason: runtimes[name]!.launchReason, state: runtimes[name]!.state.rawValue,
-            remaining: remaining(name)))
-        sendPending(name)
+        connections.updateValue(connection, forKey: name)?.close()
+        feed(.connected(handler: name))
         return true
     }
 
     func disconnected(_ connection: HandlerConnection, handler name: String) {
-        guard runtimes[name]?.connection == connection else { return }
-        runtimes[name]!.connection = nil
-        if runtimes[name]!.process == nil && runtimes[name]!.state == .active {
-            transition(name, to: .notRunning, reason: "disconnected")
-        }
+        guard connections[name] == connection else { return }
+        connections[name] = nil
+        feed(.disconnected(handler: name))
     }
 }

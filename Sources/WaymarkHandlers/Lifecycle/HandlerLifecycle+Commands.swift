@@ -1,0 +1,68 @@
+import Foundation
+import WaymarkCore
+
+/// Registrations and the user's commands (docs/semantics.md §1.4, §1.5).
+extension HandlerLifecycle {
+    /// New handlers are added, removed ones terminated and forgotten, changed ones take effect
+    /// at their next launch; then each gets what waits for it.
+    mutating func register(_ registered: [Registered]) {
+        var seen = Set<String>()
+        for entry in registered {
+            let name = entry.registration.name
+            seen.insert(name)
+            if handlers[name] == nil {
+                handlers[name] = Handler(entry, since: now)
+            } else {
+                handlers[name]!.registration = entry.registration
+                handlers[name]!.forceQuit = entry.forceQuit
+            }
+        }
+        for name in handlers.keys.sorted() where !seen.contains(name) {
+            stop(name, reason: "unregistered", signal: SIGKILL)
+            actions.append(.forget(handler: name))
+            handlers[name] = nil
+        }
+        for name in handlers.keys.sorted() { pump(name) }
+    }
+
+    /// `waymark handlers quit NAME`: SIGKILL and a force-quit mark. It is still relaunched for
+    /// its events unless its relaunch policy is off (then only `launch` starts it).
+    mutating func userQuit(_ name: String) {
+        guard let handler = handlers[name] else { return }
+        handlers[name]!.forceQuit = true
+        if handler.running {
+            stop(name, reason: "force-quit by the user", signal: SIGKILL)
+        } else {
+            transition(name, to: .terminated, reason: "force-quit by the user")
+        }
+    }
+
+    /// `waymark handlers launch NAME`: clears the force-quit mark and the crash backoff, and
+    /// starts it active (no budget); a suspended or background one becomes active, unjudged.
+    mutating func userLaunch(_ name: String) {
+        guard let handler = handlers[name] else { return }
+        handlers[name]!.forceQuit = false
+        handlers[name]!.notBefore = nil
+        guard handler.running else { return launch(name, active: true, reason: "user") }
+        if handler.state == .suspended { actions.append(.signal(handler: name, SIGCONT)) }
+        handlers[name]!.backgroundStart = nil
+        handlers[name]!.openTasks = []
+        handlers[name]!.period = Period()
+        transition(name, to: .active, reason: "launched by the user")
+        send(name, .didBecomeActive)
+        deliver(name)
+    }
+
+    /// Running handlers get SIGTERM (suspended ones SIGCONT first, so they can act on it) and
+    /// their connections close; unacknowledged events stay queued, nothing is launched any more.
+    mutating func shutdown() {
+        shuttingDown = true
+        for name in handlers.keys.sorted() where handlers[name]!.running {
+            handlers[name]!.stopping = "daemon shutdown"
+            actions.append(.signal(handler: name, SIGCONT))
+            actions.append(.kill(handler: name, SIGTERM, reason: "daemon shutdown"))
+            if handlers[name]!.connected { actions.append(.close(handler: name)) }
+            handlers[name]!.connected = false
+        }
+    }
+}

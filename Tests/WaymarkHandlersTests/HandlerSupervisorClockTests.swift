@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import Testing
+import WaymarkCore
+import WaymarkHandlers
+import WaymarkStore
+import WaymarkTestSupport
+
+/// The supervisor on the clock it is given (docs/semantics.md §1.2): a real process is suspended
+/// when a manual clock reaches the end of its budget, with no real seconds waited, and the
+/// supervisor sleeps until exactly the lifecycle's deadlines.
+@Suite struct HandlerSupervisorClockTests {
+    static let quiet = Logger(label: "waymark.test", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let start = Timestamp(secondsSince1970: 1_780_000_000)
+
+    @Test func aBudgetRunsOutOnTheInjectedClock() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try WaymarkStore(path: directory.path("w.sqlite"), logger: Self.quiet)
+        let clock = ManualWallClock(Self.start)
+        let registration = HandlerRegistration(
+            name: "sleeper", executable: "/bin/sleep", arguments: ["3600"], subscription: HandlerSubscription(allRegions: true),
+            limits: HandlerLimits(budget: 10))
+        try store.saveHandler(name: "sleeper", registrationJSON: try registration.encoded(), replace: false, at: clock.now)
+        let supervisor = HandlerSupervisor(
+            store: store, socketPath: directory.path("handlers.sock"),
+            queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }), clock: clock, logger: Self.quiet)
+        try await supervisor.reload()
+        _ = try store.enqueueHandlerEvents([("sleeper", clock.now, "region", "{}")], at: clock.now)
+        await supervisor.eventsQueued(for: "sleeper", reason: "region")
+        let pid = Int32(try #require(await Self.status(supervisor)["pid"] as? Int))
+        defer { kill(pid, SIGKILL) }
+        let run = Task { await supervisor.run() }
+        defer { run.cancel() }
+
+        // Asleep until `willSuspend` is due, 1 s before the end of the 10 s budget.
+        #expect(await Self.eventually { clock.nextDeadline == Self.start.adding(seconds: 9) })
+        #expect(HandlerProcess.state(of: pid) != "T")
+        clock.advance(by: 9)
+        #expect(await Self.eventually { clock.nextDeadline == Self.start.adding(seconds: 10) })
+        #expect(HandlerProcess.state(of: pid) != "T")
+        clock.advance(by: 1)
+        #expect(await Self.eventually { HandlerProcess.state(of: pid) == "T" })
+        #expect(await Self.status(supervisor)["state"] as? String == "suspended")
+        // Nothing is due: it sleeps the longest idle sleep, not 100 ms.
+        #expect(await Self.eventually { clock.nextDeadline == Self.start.adding(seconds: 10 + 3600) })
+        await supervisor.shutdown()
+    }
+
+    static func status(_ supervisor: HandlerSupervisor) async -> [String: Any] {
+        let line = await supervisor.statusJSON().first ?? "{}"
+        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Polls `condition` for up to 10 s of real time.
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}

@@ -5,10 +5,14 @@ import Foundation
 public enum DefaultLocations {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
+    /// `$HOME` as the XDG base-directory rules read it; the password database's home only when
+    /// it is unset (Foundation's `NSHomeDirectory()` on Linux ignores `$HOME`).
+    static var home: String { environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() }
+
     /// `$XDG_DATA_HOME/waymark/waymark.sqlite` (`~/.local/share/…`), or `/var/lib/waymark/waymark.sqlite`.
     public static func database(system: Bool) -> String {
         if system { return "/var/lib/waymark/waymark.sqlite" }
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (home + "/.local/share")
         return base + "/waymark/waymark.sqlite"
     }
 
@@ -23,7 +27,7 @@ public enum DefaultLocations {
     /// `$XDG_CONFIG_HOME/waymark/waymark.yaml`, or `/etc/waymark/waymark.yaml`.
     public static func configuration(system: Bool) -> String {
         if system { return "/etc/waymark/waymark.yaml" }
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (home + "/.config")
         return base + "/waymark/waymark.yaml"
     }
 }

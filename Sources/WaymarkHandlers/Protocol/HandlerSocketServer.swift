@@ -20,9 +20,7 @@ public final class HandlerSocketServer: @unchecked Sendable {
     /// daemons that are gone are removed first.
     public init(base: String, logger: Logger) throws {
         self.logger = logger
-        if mkdir(base, 0o700) != 0 && errno != EEXIST {
-            throw HandlerError.cannotLaunch("cannot create \(base): \(String(cString: strerror(errno)))")
-        }
+        try Self.makePrivateDirectories(base)
         Self.removeStale(in: base)
         directory = base + "/daemon-\(getpid())"
         path = directory + "/handlers.sock"
@@ -73,6 +71,19 @@ public final class HandlerSocketServer: @unchecked Sendable {
     }
 
     /// Removes `daemon-PID` directories of processes that no longer exist.
+    /// Creates `directory` and any missing parents with mode 0700 (on a first run the daemon's
+    /// runtime folder, `$XDG_RUNTIME_DIR/waymark`, does not exist yet); existing ones are kept.
+    static func makePrivateDirectories(_ directory: String) throws {
+        if mkdir(directory, 0o700) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let slash = directory.lastIndex(of: "/"), slash != directory.startIndex else {
+            throw HandlerError.cannotLaunch("cannot create \(directory): \(String(cString: strerror(errno)))")
+        }
+        try makePrivateDirectories(String(directory[..<slash]))
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
+            throw HandlerError.cannotLaunch("cannot create \(directory): \(String(cString: strerror(errno)))")
+        }
+    }
+
     private static func removeStale(in base: String) {
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where entry.hasPrefix("daemon-") {
             guard let pid = pid_t(entry.dropFirst("daemon-".count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }

@@ -22,21 +22,23 @@ def free_port():
 
 
 def sample(pid):
-    """(cpu seconds, voluntary context switches, threads) of every thread of pid."""
+    """(cpu seconds, voluntary context switches, threads, switches by thread name) of pid."""
     ticks = os.sysconf("SC_CLK_TCK")
-    cpu, switches, threads = 0.0, 0, 0
+    cpu, switches, threads, named = 0.0, 0, 0, {}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             stat = open(f"/proc/{pid}/task/{task}/stat").read()
             fields = stat[stat.rindex(")") + 2:].split()
             cpu += (int(fields[11]) + int(fields[12])) / ticks
+            name = open(f"/proc/{pid}/task/{task}/comm").read().strip() + "#" + task
             for line in open(f"/proc/{pid}/task/{task}/status"):
                 if line.startswith("voluntary_ctxt_switches:"):
                     switches += int(line.split()[1])
+                    named[name] = int(line.split()[1])
             threads += 1
         except (FileNotFoundError, ProcessLookupError):
             continue
-    return cpu, switches, threads
+    return cpu, switches, threads, named
 
 
 def rss_mb(pid):
@@ -59,15 +61,19 @@ daemon = subprocess.Popen([args.waymark, "serve", "--gpsd", f"127.0.0.1:{port}"]
                           stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "daemon.log"), "w"))
 try:
     time.sleep(5)
-    cpu0, switches0, _ = sample(daemon.pid)
+    cpu0, switches0, _, named0 = sample(daemon.pid)
     start = time.monotonic()
     time.sleep(args.seconds)
-    cpu1, switches1, threads = sample(daemon.pid)
+    cpu1, switches1, threads, named1 = sample(daemon.pid)
     elapsed = time.monotonic() - start
     print(json.dumps({"benchmark": "at_rest", "seconds": round(elapsed, 1),
                       "cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 3),
                       "wakeups_per_second": round((switches1 - switches0) / elapsed, 2),
                       "rss_mb": round(rss_mb(daemon.pid), 1), "threads": threads,
+                      "wakeups_per_second_by_thread": {
+                          name.split("#")[0]: round((count - named0.get(name, 0)) / elapsed, 2)
+                          for name, count in sorted(named1.items(), key=lambda item: named0.get(item[0], 0) - item[1])
+                          if count > named0.get(name, 0)},
                       "running": daemon.poll() is None}))
 finally:
     daemon.terminate(); daemon.wait(10)

@@ -58,31 +58,46 @@ extension WaymarkStore {
 
     /// Creates SpatiaLite's metadata tables on a new database, then applies pending migrations.
     func migrate() throws {
-        do {
-            // Checked and created in one IMMEDIATE transaction, so two processes opening a new
-            // file at once (a daemon and `waymark history`) cannot both initialise it.
-            // InitSpatialMetadata(0): no transaction of its own, it runs inside ours. Skipped when
-            // the file already has the metadata (made by SpatiaLite's tools, or an earlier open).
-            try database.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    if try !db.tableExists("spatial_ref_sys") {
-                        guard try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)") == 1 else {
-                            throw StoreError(code: .migrationFailed, message: "SpatiaLite's InitSpatialMetadata failed")
-                        }
-                        logger.info("Initialised SpatiaLite metadata")
-                    }
-                    return .commit
-                }
+        // Another process setting up the same new file holds the write lock for as long as its
+        // schema takes; on a loaded machine that can outlast SQLite's 10 s busy timeout.
+        // Waiting longer is right: the lock is released when that process commits.
+        let deadline = ContinuousClock.now + Self.migrationPatience
+        while true {
+            do {
+                return try migrateOnce()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                logger.debug("Another process holds the store's write lock while setting it up; waiting")
+            } catch let error as StoreError {
+                throw path.map { error.naming($0) } ?? error
+            } catch {
+                throw StoreError(
+                    code: .migrationFailed,
+                    message: "cannot set up the store's schema\(path.map { " in \($0)" } ?? ""): \(Self.describe(error))",
+                    path: path)
             }
-            try applyPendingMigrations()
-        } catch let error as StoreError {
-            throw path.map { error.naming($0) } ?? error
-        } catch {
-            throw StoreError(
-                code: .migrationFailed,
-                message: "cannot set up the store's schema\(path.map { " in \($0)" } ?? ""): \(Self.describe(error))",
-                path: path)
         }
+    }
+
+    /// How long an open waits, in all, for other processes setting up the same file.
+    static let migrationPatience: Duration = .seconds(120)
+
+    private func migrateOnce() throws {
+        // Checked and created in one IMMEDIATE transaction, so two processes opening a new
+        // file at once (a daemon and `waymark history`) cannot both initialise it.
+        // InitSpatialMetadata(0): no transaction of its own, it runs inside ours. Skipped when
+        // the file already has the metadata (made by SpatiaLite's tools, or an earlier open).
+        try database.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                if try !db.tableExists("spatial_ref_sys") {
+                    guard try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)") == 1 else {
+                        throw StoreError(code: .migrationFailed, message: "SpatiaLite's InitSpatialMetadata failed")
+                    }
+                    logger.info("Initialised SpatiaLite metadata")
+                }
+                return .commit
+            }
+        }
+        try applyPendingMigrations()
     }
 
     /// Runs the migrations this file lacks. GRDB reads the applied set before each migration's

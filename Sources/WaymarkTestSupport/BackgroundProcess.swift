@@ -42,25 +42,42 @@ public final class BackgroundProcess: @unchecked Sendable {
     public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// Waits up to `timeout` seconds for the process to exit; returns its status, or nil if it
-    /// is still running.
+    /// is still running. The caller suspends between polls: no thread is blocked.
     @discardableResult
-    public func wait(timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
+    public func wait(timeout: Double) async throws -> Int32? {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         guard !process.isRunning else { return nil }
-        process.waitUntilExit()
-        usleep(50_000)  // let the readability handlers drain the pipes
+        process.waitUntilExit()  // at once: it has exited
+        try await Task.sleep(for: .milliseconds(50))  // let the readability handlers drain the pipes
         return process.terminationStatus
     }
 
-    /// Polls `condition` every 20 ms for up to `timeout` seconds.
-    public static func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
+    /// Runs `body` while the process runs, then sends SIGTERM and waits up to `timeout` seconds
+    /// for it to exit, whether `body` returned or threw: the
+    /// `defer { send(SIGTERM); wait(timeout:) }` that `defer` cannot `await`.
+    public func whileRunning<T>(thenTerminateWithin timeout: Double = 10, _ body: () async throws -> T) async throws -> T {
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            send(SIGTERM)
+            _ = try? await wait(timeout: timeout)
+            throw error
         }
-        return condition()
+        send(SIGTERM)
+        try await wait(timeout: timeout)
+        return result
+    }
+
+    /// Polls `condition` every 20 ms for up to `timeout` seconds, suspending between polls.
+    public static func waitUntil(timeout: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try await condition()
     }
 
     deinit {

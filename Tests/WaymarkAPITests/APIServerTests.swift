@@ -37,23 +37,17 @@ import WaymarkTestSupport
         #expect(!FileManager.default.fileExists(atPath: configuration.socketPath), "socket left behind")
     }
 
-    /// Runs curl on its own thread: blocking a cooperative-pool thread (two on this machine)
-    /// could starve the server the request is waiting for.
+    /// Runs curl; `runProcess` waits for it on a thread of its own, so the server the request
+    /// is waiting for keeps the cooperative pool (two threads on this machine).
     static func curl(_ arguments: [String]) async throws -> ProcessResult {
-        try await offPool { try runProcess(URL(fileURLWithPath: "/usr/bin/curl"), ["-sS", "--max-time", "20"] + arguments) }
-    }
-
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
+        try await runProcess(URL(fileURLWithPath: "/usr/bin/curl"), ["-sS", "--max-time", "20"] + arguments)
     }
 
     /// The client is blocking: keep it off the cooperative pool.
     static func request(_ client: UnixSocketHTTPClient, _ path: String, method: String = "GET", body: [UInt8]? = nil)
         async throws -> (status: Int, body: [UInt8])
     {
-        try await offPool { try client.request(method: method, path: path, body: body) }
+        try await onOwnThread { try client.request(method: method, path: path, body: body) }
     }
 
     @Test func unixSocketServesCurlAndTheClientWithMode0600() async throws {
@@ -238,7 +232,7 @@ import WaymarkTestSupport
         try await APIServerTests.withServer(FakeBackend(), in: directory) { addresses in
             let client = UnixSocketHTTPClient(socketPath: addresses.socketPath)
             for path in ["/v1/status", "/v1/fixes/last"] {
-                let (p50, p99) = try await APIServerTests.offPool { try APILatency.measure(client: client, path: path, count: count) }
+                let (p50, p99) = try await onOwnThread { try APILatency.measure(client: client, path: path, count: count) }
                 print("GET \(path) over the Unix socket, \(count) requests: p50 \(p50), p99 \(p99)")
                 #expect(p50 > .zero)
                 #expect(p50 <= p99)

@@ -25,44 +25,44 @@ import WaymarkTestSupport
     ]
 
     @Test(arguments: gpxCases)
-    func malformedGPXIsALocatedErrorAndExitsNonZero(_ testCase: Case) throws {
+    func malformedGPXIsALocatedErrorAndExitsNonZero(_ testCase: Case) async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("bad.gpx", testCase.gpx)
-        let result = try runWaymark(["replay", path, "--fast"])
+        let result = try await runWaymark(["replay", path, "--fast"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("bad.gpx" + testCase.expected), "stderr: \(result.stderr)")
         #expect(!result.stdout.contains("summary"), "a failed replay must not claim a summary")
         #expect(!result.stderr.contains("Fatal error"), "crashed: \(result.stderr)")
     }
 
-    @Test func aMissingTrackNamesThePath() throws {
-        let result = try runWaymark(["replay", "/nonexistent/track.gpx", "--fast"])
+    @Test func aMissingTrackNamesThePath() async throws {
+        let result = try await runWaymark(["replay", "/nonexistent/track.gpx", "--fast"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("/nonexistent/track.gpx"))
     }
 
-    @Test func malformedGeoJSONNamesFileLineAndColumn() throws {
+    @Test func malformedGeoJSONNamesFileLineAndColumn() async throws {
         let directory = try TemporaryDirectory()
         let regions = try directory.write("bad.geojson", "{\"type\": \"FeatureCollection\",\n \"features\": [ {\"type\": \"Feature\" ,, } ]}")
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", regions, "--fast"])
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", regions, "--fast"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("bad.geojson:2:"), "stderr: \(result.stderr)")
     }
 
-    @Test func aCircleWithoutRadiusNamesTheField() throws {
+    @Test func aCircleWithoutRadiusNamesTheField() async throws {
         let directory = try TemporaryDirectory()
         let regions = try directory.write("circle.geojson", """
             {"type": "FeatureCollection", "features": [
               {"type": "Feature", "id": "c1", "properties": {}, "geometry": {"type": "Point", "coordinates": [8, 47]}}
             ]}
             """)
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", regions, "--fast"])
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", regions, "--fast"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("circle.geojson:2:"), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("radius"), "stderr: \(result.stderr)")
     }
 
-    @Test func aSelfIntersectingPolygonIsRejectedWithItsIdentifierAndReason() throws {
+    @Test func aSelfIntersectingPolygonIsRejectedWithItsIdentifierAndReason() async throws {
         let directory = try TemporaryDirectory()
         let regions = try directory.write("bowtie.geojson", """
             {"type": "FeatureCollection", "features": [
@@ -71,7 +71,7 @@ import WaymarkTestSupport
             ]}
             """)
         let db = directory.path("store.sqlite")
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", regions, "--db", db, "--fast"])
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", regions, "--db", db, "--fast"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("bowtie"), "stderr: \(result.stderr)")
         #expect(result.stderr.lowercased().contains("self-intersection"), "stderr: \(result.stderr)")
@@ -83,8 +83,8 @@ import WaymarkTestSupport
         (["--speed", "0"], "--speed"),
         (["--speed", "fast"], "--speed"),
     ])
-    func conflictingOrBadOptionsAreUsageErrors(arguments: [String], expected: String) throws {
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx"] + arguments)
+    func conflictingOrBadOptionsAreUsageErrors(arguments: [String], expected: String) async throws {
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx"] + arguments)
         #expect(result.status == 64, "usage errors exit with EX_USAGE")
         #expect(result.stderr.contains(expected), "stderr: \(result.stderr)")
     }

@@ -9,13 +9,13 @@ import WaymarkTestSupport
     static let tracks = ["tcxtest.gpx", "cerknicko-jezero.gpx", "endomondo.gpx", "bike~gpx.gpx", "korita-zbevnica.gpx"]
 
     @Test(arguments: tracks, ["gpx", "geojson", "kml"])
-    func independentReadersSeeTheInputsCoordinates(track: String, format: String) throws {
+    func independentReadersSeeTheInputsCoordinates(track: String, format: String) async throws {
         let directory = try TemporaryDirectory()
         let input = ProjectPaths.sharedData("gpx/" + track).path
         let output = directory.path("export." + format)
-        let export = try runWaymark(["export", input, "--format", format, "-o", output])
+        let export = try await runWaymark(["export", input, "--format", format, "-o", output])
         try #require(export.status == 0, "\(export.stderr)")
-        let (reading, stderr) = try ExportReaders.read(
+        let (reading, stderr) = try await ExportReaders.read(
             original: input, exported: output, format: format, trackName: String(track.dropLast(4)))
         let result = try #require(reading, "readers failed: \(stderr)")
         #expect(result.readers.count >= 2)
@@ -25,10 +25,10 @@ import WaymarkTestSupport
         }
         switch format {
         case "gpx":
-            let check = try ExportReaders.validate(output, schema: "Topografix_gpx11.xsd")
+            let check = try await ExportReaders.validate(output, schema: "Topografix_gpx11.xsd")
             #expect(check.status == 0, "GPX 1.1 schema: \(check.stderr)")
         case "kml":
-            let check = try ExportReaders.validate(output, schema: "ogckml22.xsd")
+            let check = try await ExportReaders.validate(output, schema: "ogckml22.xsd")
             #expect(check.status == 0, "KML 2.2 schema: \(check.stderr)")
         default:
             break
@@ -37,16 +37,16 @@ import WaymarkTestSupport
 
     /// tcxtest enters Santa Monica Mountains NRA (SAMO) at 13:57:20Z and leaves at 14:18:15Z
     /// (MANIFEST.md, checked with shapely): the export's waypoints, points and placemarks say so.
-    @Test func regionTransitionsBecomeWaypointsPointsAndPlacemarks() throws {
+    @Test func regionTransitionsBecomeWaypointsPointsAndPlacemarks() async throws {
         let directory = try TemporaryDirectory()
         let input = ProjectPaths.sharedData("gpx/tcxtest.gpx").path
         let regions = ProjectPaths.sharedData("geojson/ne_10m_parks_and_protected_lands_area.json").path
         for format in ["gpx", "geojson", "kml"] {
             let output = directory.path("samo." + format)
-            let export = try runWaymark(["export", input, "--regions", regions, "--id-property", "unit_code", "--format", format, "-o", output])
+            let export = try await runWaymark(["export", input, "--regions", regions, "--id-property", "unit_code", "--format", format, "-o", output])
             try #require(export.status == 0, "\(export.stderr)")
         }
-        let gpx = try runPython("""
+        let gpx = try await runPython("""
             import gpxpy, sys
             g = gpxpy.parse(open(sys.argv[1]))
             for w in g.waypoints:
@@ -54,21 +54,21 @@ import WaymarkTestSupport
                     print(w.type, w.name, w.time.strftime("%H:%M:%S"))
             """, [directory.path("samo.gpx")])
         #expect(gpx.stdoutLines == ["enter Enter SAMO 13:57:20", "exit Exit SAMO 14:18:15"], "\(gpx.stdout)\(gpx.stderr)")
-        let geojson = try runProcess(
+        let geojson = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/ogrinfo"),
             ["-ro", "-al", "-q", "-where", "kind IN ('enter','exit')", directory.path("samo.geojson")])
         #expect(geojson.stdout.contains("name (String) = Enter SAMO") && geojson.stdout.contains("2008/08/21 13:57:20"), "\(geojson.stdout)")
-        let polygons = try runProcess(
+        let polygons = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/ogrinfo"), ["-ro", "-al", "-q", "-where", "kind = 'region'", directory.path("samo.geojson")])
         #expect(polygons.stdout.components(separatedBy: "OGRFeature").count - 1 == 61)
-        let kml = try runProcess(URL(fileURLWithPath: "/usr/bin/ogrinfo"), ["-ro", "-q", directory.path("samo.kml"), "Events"])
+        let kml = try await runProcess(URL(fileURLWithPath: "/usr/bin/ogrinfo"), ["-ro", "-q", directory.path("samo.kml"), "Events"])
         #expect(kml.stdout.contains("Enter SAMO") && kml.stdout.contains("Exit SAMO"), "\(kml.stdout)")
     }
 
     /// A voyage near Fiji east over the antimeridian and back, with a buoy on it: Python's own
     /// JSON reader sees the track and the buoy cut at ±180° (RFC 7946 §3.1.9) into a
     /// MultiLineString and a MultiPolygon, no step over 180° of longitude, and every fix.
-    @Test func aTrackOverTheAntimeridianIsCutThere() throws {
+    @Test func aTrackOverTheAntimeridianIsCutThere() async throws {
         let directory = try TemporaryDirectory()
         let track = try directory.write("fiji.gpx", """
             <?xml version="1.0"?>
@@ -82,9 +82,9 @@ import WaymarkTestSupport
             "geometry":{"type":"Point","coordinates":[179.999,-17.02]}}]}
             """)
         let output = directory.path("fiji.geojson")
-        let export = try runWaymark(["export", track, "--regions", regions, "--format", "geojson", "-o", output])
+        let export = try await runWaymark(["export", track, "--regions", regions, "--format", "geojson", "-o", output])
         try #require(export.status == 0, "\(export.stderr)")
-        let check = try runPython("""
+        let check = try await runPython("""
             import json, sys
             doc = json.load(open(sys.argv[1]))
             for f in doc["features"]:
@@ -111,15 +111,15 @@ import WaymarkTestSupport
         ], "\(check.stdout)\(check.stderr)")
     }
 
-    @Test func simplifiedExportsStayWithinTheToleranceForAnIndependentGeodesic() throws {
+    @Test func simplifiedExportsStayWithinTheToleranceForAnIndependentGeodesic() async throws {
         let directory = try TemporaryDirectory()
         let input = ProjectPaths.sharedData("gpx/bikeride.gpx").path
         let output = directory.path("simple.gpx")
-        let export = try runWaymark(["export", input, "--simplify", "10", "--format", "gpx", "-o", output])
+        let export = try await runWaymark(["export", input, "--simplify", "10", "--format", "gpx", "-o", output])
         try #require(export.status == 0, "\(export.stderr)")
         // geographiclib: every original point within 10 m of the simplified line (nearest point
         // of each geodesic by golden-section search), and far fewer points.
-        let check = try runPython(#"""
+        let check = try await runPython(#"""
             import gpxpy, sys
             from geographiclib.geodesic import Geodesic
             G = Geodesic.WGS84

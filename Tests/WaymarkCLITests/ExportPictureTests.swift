@@ -43,16 +43,16 @@ import WaymarkTestSupport
         print(width, height, opaque, len(set(pixels)), sum(1 for p in pixels if p != pixels[0]))
         """#
 
-    static func export(_ format: String, to path: String, extra: [String] = []) throws {
-        let result = try runWaymark(["export", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--format", format, "-o", path] + extra)
+    static func export(_ format: String, to path: String, extra: [String] = []) async throws {
+        let result = try await runWaymark(["export", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--format", format, "-o", path] + extra)
         try #require(result.status == 0, "\(result.stderr)")
     }
 
-    @Test func theSVGHasTheRouteRegionsMarkersAndProfile() throws {
+    @Test func theSVGHasTheRouteRegionsMarkersAndProfile() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("ride.svg")
-        try Self.export("svg", to: path, extra: ["--width", "1000"])
-        let check = try runPython(#"""
+        try await Self.export("svg", to: path, extra: ["--width", "1000"])
+        let check = try await runPython(#"""
             import re, sys, xml.etree.ElementTree as ET
             ns = "{http://www.w3.org/2000/svg}"
             root = ET.parse(sys.argv[1]).getroot()
@@ -76,15 +76,15 @@ import WaymarkTestSupport
         #expect(check.stdout.hasPrefix("1000.0 "), "\(check.stdout)")
         #expect(check.stdout.contains("['header', 'legend', 'map', 'markers', 'north-arrow', 'profile', 'region-labels', 'regions', 'route', 'scale-bar'] 7 7 1 1 5"), "\(check.stdout)")
         #expect(check.stdout.hasSuffix("True True True\n"), "route outside the map or labels missing: \(check.stdout)")
-        let valid = try runProcess(URL(fileURLWithPath: "/usr/bin/xmllint"), ["--noout", path])
+        let valid = try await runProcess(URL(fileURLWithPath: "/usr/bin/xmllint"), ["--noout", path])
         #expect(valid.status == 0, "\(valid.stderr)")
     }
 
-    @Test func thePNGHasItsSizeAndIsNotBlank() throws {
+    @Test func thePNGHasItsSizeAndIsNotBlank() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("ride.png")
-        try Self.export("png", to: path, extra: ["--width", "800"])
-        let png = try runPython(Self.pngReader, [path])
+        try await Self.export("png", to: path, extra: ["--width", "800"])
+        let png = try await runPython(Self.pngReader, [path])
         let numbers = png.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         try #require(numbers.count == 5, "\(png.stdout)\(png.stderr)")
         #expect(numbers[0] == 800 && numbers[1] > 600, "size \(numbers[0]) × \(numbers[1])")
@@ -95,21 +95,21 @@ import WaymarkTestSupport
 
     /// The overlay is transparent but where it draws, and GDAL places it through its world file:
     /// the pixel under the ride's first point (the start marker) is opaque, a far corner is not.
-    @Test func theOverlayIsGeoreferenced() throws {
+    @Test func theOverlayIsGeoreferenced() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("ride.png")
-        try Self.export("overlay", to: path)
+        try await Self.export("overlay", to: path)
         for sidecar in ["ride.pgw", "ride.kml"] {
             #expect(FileManager.default.fileExists(atPath: directory.path(sidecar)), "no \(sidecar)")
         }
-        let start = try runProcess(
+        let start = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/gdallocationinfo"), ["-valonly", "-geoloc", path, "8.6700161", "47.355972"])
         #expect(start.stdout.split(separator: "\n").last == "255", "alpha under the start: \(start.stdout)\(start.stderr)")
-        let info = try runProcess(URL(fileURLWithPath: "/usr/bin/gdalinfo"), [path])
+        let info = try await runProcess(URL(fileURLWithPath: "/usr/bin/gdalinfo"), [path])
         let corner = try #require(info.stdout.split(separator: "\n").first { $0.hasPrefix("Upper Left") })
-        let far = try runProcess(URL(fileURLWithPath: "/usr/bin/gdallocationinfo"), ["-valonly", path, "2", "2"])
+        let far = try await runProcess(URL(fileURLWithPath: "/usr/bin/gdallocationinfo"), ["-valonly", path, "2", "2"])
         #expect(far.stdout.split(separator: "\n").last == "0", "corner \(corner): \(far.stdout)")
-        let kml = try ExportReaders.validate(directory.path("ride.kml"), schema: "ogckml22.xsd")
+        let kml = try await ExportReaders.validate(directory.path("ride.kml"), schema: "ogckml22.xsd")
         #expect(kml.status == 0, "\(kml.stderr)")
         let overlay = try String(contentsOfFile: directory.path("ride.kml"), encoding: .utf8)
         #expect(overlay.contains("<href>ride.png</href>"))

@@ -87,8 +87,8 @@ enum ExportReaders {
         var readers: [String: Reader]
     }
 
-    static func read(original: String, exported: String, format: String, trackName: String) throws -> (Reading?, String) {
-        let result = try runPython(script, [original, exported, format, trackName])
+    static func read(original: String, exported: String, format: String, trackName: String) async throws -> (Reading?, String) {
+        let result = try await runPython(script, [original, exported, format, trackName])
         guard result.status == 0 else { return (nil, result.stderr) }
         return (try JSONDecoder().decode(Reading.self, from: Data(result.stdout.utf8)), result.stderr)
     }
@@ -97,8 +97,8 @@ enum ExportReaders {
     static let schemas = URL(fileURLWithPath: "/usr/local/share/waymark/schemas")
 
     /// `xmllint --noout --nonet --schema XSD FILE`.
-    static func validate(_ file: String, schema: String) throws -> ProcessResult {
-        try runProcess(
+    static func validate(_ file: String, schema: String) async throws -> ProcessResult {
+        try await runProcess(
             URL(fileURLWithPath: "/usr/bin/xmllint"),
             ["--noout", "--nonet", "--schema", schemas.appendingPathComponent(schema).path, file])
     }

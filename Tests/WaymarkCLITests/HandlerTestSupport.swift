@@ -13,18 +13,18 @@ struct HandlerScenario {
 
     static let handlerPath = ProjectPaths.repositoryRoot.appendingPathComponent("examples/handlers/event_logger.py").path
 
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
         db = directory.path("w.sqlite")
         socket = directory.path("api.sock")
         out = directory.path("events.jsonl")
-        let imported = try runWaymark(["regions", "import", "Regions", "--db", db])
+        let imported = try await runWaymark(["regions", "import", "Regions", "--db", db])
         try #require(imported.status == 0, "\(imported.stderr)")
     }
 
     /// Registers `name` on the hut with `flags`; `handlerArguments` go to the example handler.
-    func register(_ name: String = "hut-log", flags: [String] = [], handlerArguments: [String] = []) throws {
-        let result = try runWaymark(
+    func register(_ name: String = "hut-log", flags: [String] = [], handlerArguments: [String] = []) async throws {
+        let result = try await runWaymark(
             ["handlers", "add", name, "--exec", Self.handlerPath, "--regions", "hut", "--db", db] + flags
                 + ["--", "--out", out] + handlerArguments)
         try #require(result.status == 0, "\(result.stderr)")
@@ -58,13 +58,13 @@ struct HandlerScenario {
 
     func events() -> [[String: Any]] { lines().filter { $0["event"] != nil } }
 
-    func handlers() throws -> [[String: Any]] {
-        let result = try runWaymark(["handlers", "list", "--json", "--socket", socket])
+    func handlers() async throws -> [[String: Any]] {
+        let result = try await runWaymark(["handlers", "list", "--json", "--socket", socket])
         return result.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    func handler(_ name: String = "hut-log") throws -> [String: Any] {
-        try handlers().first { $0["name"] as? String == name } ?? [:]
+    func handler(_ name: String = "hut-log") async throws -> [String: Any] {
+        try await handlers().first { $0["name"] as? String == name } ?? [:]
     }
 
     /// The state letter of /proc/PID/stat: `T` when stopped.

@@ -17,14 +17,14 @@ import WaymarkTestSupport
     static let track = "Tracks/lakeside-ride.gpx"
     static let kills = 10
 
-    @Test func sigkillAtRandomMomentsLosesNothingAnyoneWasGiven() throws {
+    @Test func sigkillAtRandomMomentsLosesNothingAnyoneWasGiven() async throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("w.sqlite")
         let socket = directory.path("api.sock")
         let out = directory.path("handler.jsonl")
-        let imported = try runWaymark(["regions", "import", "Regions", "--db", db])
+        let imported = try await runWaymark(["regions", "import", "Regions", "--db", db])
         try #require(imported.status == 0, "\(imported.stderr)")
-        let added = try runWaymark(
+        let added = try await runWaymark(
             ["handlers", "add", "drill", "--exec", HandlerScenario.handlerPath, "--all-regions", "--significant", "--db", db, "--", "--out", out])
         try #require(added.status == 0, "\(added.stderr)")
 
@@ -33,33 +33,33 @@ import WaymarkTestSupport
         for round in 0..<Self.kills {
             let daemon = try BackgroundProcess.waymark(["serve", "--replay", Self.track, "--speed", "150", "--db", db, "--socket", socket])
             try #require(
-                BackgroundProcess.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: socket) },
+                try await BackgroundProcess.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: socket) },
                 "round \(round): no API socket\n\(daemon.stderr.suffix(2000))")
             let stream = try BackgroundProcess(Self.curl, ["-sN", "--unix-socket", socket, "http://localhost/v1/stream"])
-            usleep(UInt32(Double.random(in: 0.2...2.0, using: &random) * 1_000_000))
-            let listed = try runProcess(Self.curl, ["-s", "--unix-socket", socket, "http://localhost/v1/events"])
+            try await Task.sleep(for: .seconds(Double.random(in: 0.2...2.0, using: &random)))
+            let listed = try await runProcess(Self.curl, ["-s", "--unix-socket", socket, "http://localhost/v1/events"])
             daemon.send(SIGKILL)
-            #expect(daemon.wait(timeout: 10) != nil, "round \(round): the daemon did not die")
+            #expect(try await daemon.wait(timeout: 10) != nil, "round \(round): the daemon did not die")
             stream.send(SIGTERM)
-            _ = stream.wait(timeout: 5)
+            _ = try await stream.wait(timeout: 5)
             apiEvents += Self.streamedEvents(stream.stdout) + Self.listedEvents(listed.stdout)
         }
 
         // The last run finishes the track, and the handler everything queued for it.
         let last = try BackgroundProcess.waymark(["serve", "--replay", Self.track, "--fast", "--db", db, "--socket", socket])
-        let finished = BackgroundProcess.waitUntil(timeout: 120) {
-            (try? Self.count(db, "SELECT count(*) FROM fixes")) == 2974
-                && (try? Self.count(db, "SELECT count(*) FROM handler_events WHERE acked_ns IS NULL")) == 0
+        let finished = try await BackgroundProcess.waitUntil(timeout: 120) {
+            guard (try? await Self.count(db, "SELECT count(*) FROM fixes")) == 2974 else { return false }
+            return (try? await Self.count(db, "SELECT count(*) FROM handler_events WHERE acked_ns IS NULL")) == 0
         }
         last.send(SIGTERM)
-        #expect(last.wait(timeout: 20) == 0, "\(last.stderr.suffix(3000))")
+        #expect(try await last.wait(timeout: 20) == 0, "\(last.stderr.suffix(3000))")
         try #require(finished, "the last run did not finish the track and the handler's queue\n\(last.stderr.suffix(3000))")
 
-        let integrity = try runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, "PRAGMA integrity_check;"])
+        let integrity = try await runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, "PRAGMA integrity_check;"])
         #expect(integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
 
         // Every event the API returned is stored; none is stored twice.
-        let stored = try runWaymark(["history", "--db", db, "--kind", "event"]).stdoutLines.compactMap(Self.object)
+        let stored = try await runWaymark(["history", "--db", db, "--kind", "event"]).stdoutLines.compactMap(Self.object)
         #expect(!apiEvents.isEmpty, "the API client saw no event before the kills: the drill proves nothing")
         for event in apiEvents {
             #expect(stored.contains { Self.same($0, event) }, "the API returned an event the store does not have: \(event)")
@@ -67,7 +67,7 @@ import WaymarkTestSupport
         #expect(Self.duplicates(stored).isEmpty, "stored twice: \(Self.duplicates(stored))")
 
         // Every event the handler was given is stored under its id; redeliveries only.
-        let queued = try Self.handlerQueue(db)
+        let queued = try await Self.handlerQueue(db)
         let given = Self.lines(out).filter { $0["event"] != nil }
         #expect(given.count >= queued.count, "the handler got \(given.count) deliveries of \(queued.count) queued events")
         for delivery in given {
@@ -84,7 +84,7 @@ import WaymarkTestSupport
         #expect(Set(queued.keys) == Set(attempts.keys), "queued but never delivered: \(Set(queued.keys).subtracting(attempts.keys).sorted())")
 
         // Region state resumed across the kills: the same transitions as one uninterrupted replay.
-        let replayed = try runWaymark(["replay", Self.track, "--regions", "Regions", "--fast"]).stdoutLines.compactMap(Self.object)
+        let replayed = try await runWaymark(["replay", Self.track, "--regions", "Regions", "--fast"]).stdoutLines.compactMap(Self.object)
         let expected = replayed.filter { $0["kind"] as? String == "region" }.map(Self.transition)
         let recorded = stored.filter { $0["kind"] as? String == "region" }.map(Self.transition)
         #expect(!expected.isEmpty)
@@ -125,8 +125,8 @@ import WaymarkTestSupport
     }
 
     /// The handler's queue in the store: id → record.
-    static func handlerQueue(_ db: String) throws -> [Int: [String: Any]] {
-        let result = try runProcess(
+    static func handlerQueue(_ db: String) async throws -> [Int: [String: Any]] {
+        let result = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-json", db, "SELECT id, record FROM handler_events WHERE handler = 'drill'"])
         let rows = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]) ?? []
         var queue: [Int: [String: Any]] = [:]
@@ -136,7 +136,7 @@ import WaymarkTestSupport
         return queue
     }
 
-    static func count(_ db: String, _ sql: String) throws -> Int? {
-        Int(try runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    static func count(_ db: String, _ sql: String) async throws -> Int? {
+        Int(try await runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

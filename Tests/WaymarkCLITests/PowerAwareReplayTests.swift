@@ -4,15 +4,15 @@ import WaymarkTestSupport
 
 /// `waymark replay --energy` and `--power-aware` (docs/semantics.md §4) on the project's sample ride.
 @Suite struct PowerAwareReplayTests {
-    private func replay(_ flags: [String]) throws -> (transitions: [String], summary: [String: Any]) {
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--fast", "--activity", "fitness"] + flags)
+    private func replay(_ flags: [String]) async throws -> (transitions: [String], summary: [String: Any]) {
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--fast", "--activity", "fitness"] + flags)
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try JSONSerialization.jsonObject(with: Data(result.stdoutLines.last!.utf8)) as? [String: Any] ?? [:]
         return (result.stdoutLines.filter { $0.hasPrefix("{\"kind\":\"region\"") }, summary)
     }
 
-    @Test func continuousEnergyIsTrackingTimeTimesDrawPlusAHotStart() throws {
-        let (_, summary) = try replay(["--energy"])
+    @Test func continuousEnergyIsTrackingTimeTimesDrawPlusAHotStart() async throws {
+        let (_, summary) = try await replay(["--energy"])
         #expect(summary["gnssMode"] as? String == "continuous")
         #expect(summary["powerProfile"] as? String == "ublox-m8-usb")
         #expect(summary["durationSeconds"] as? Double == 2973)
@@ -22,9 +22,9 @@ import WaymarkTestSupport
         #expect(abs(joules - (1 * 0.025 * 3 + 2973 * 0.022 * 3)) < 0.001)
     }
 
-    @Test func powerAwareFindsEveryTransitionContinuousTrackingDoesAtLessGPSTime() throws {
-        let (continuous, full) = try replay(["--energy"])
-        let (aware, summary) = try replay(["--power-aware"])
+    @Test func powerAwareFindsEveryTransitionContinuousTrackingDoesAtLessGPSTime() async throws {
+        let (continuous, full) = try await replay(["--energy"])
+        let (aware, summary) = try await replay(["--power-aware"])
         #expect(aware == continuous)  // same regions, directions, crossing and confirmation times
         #expect(continuous.count == 14)
         let onAware = try #require(summary["gpsOnSeconds"] as? Double)
@@ -35,16 +35,16 @@ import WaymarkTestSupport
         #expect(joules(summary) < 0.6 * joules(full))
     }
 
-    @Test func powerAwareRefusesStandardUpdatesAndBadProfiles() throws {
-        let standard = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--power-aware", "--standard"])
+    @Test func powerAwareRefusesStandardUpdatesAndBadProfiles() async throws {
+        let standard = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--power-aware", "--standard"])
         #expect(standard.status == 64)
         #expect(standard.stderr.contains("--power-aware lets the GNSS sleep"))
         let directory = try TemporaryDirectory()
         let bad = try directory.write("bad.yaml", "name: x\nradio: gnss\nstates:\n  off: { current_ma: 0, voltage: 3, source: s }\n")
-        let missing = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--power-aware", "--power-profile", bad])
+        let missing = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--power-aware", "--power-profile", bad])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("bad.yaml:4:3: states.acquiring: missing"), "\(missing.stderr)")
-        let bluetooth = try runWaymark([
+        let bluetooth = try await runWaymark([
             "replay", "Tracks/lakeside-ride.gpx", "--power-aware", "--power-profile", "Profiles/power/ble-adapter.yaml",
         ])
         #expect(bluetooth.status == 64)
@@ -52,7 +52,7 @@ import WaymarkTestSupport
     }
 
     /// A silence over five minutes is a pause: off in both modes, and reported.
-    @Test func aLongSilenceIsAPauseInBothModes() throws {
+    @Test func aLongSilenceIsAPauseInBothModes() async throws {
         let directory = try TemporaryDirectory()
         let points = [0, 1, 2, 602, 603].map { second in
             "<trkpt lat=\"47.0\" lon=\"8.0\"><time>2026-06-01T10:\(String(format: "%02d:%02d", second / 60, second % 60))Z</time></trkpt>"
@@ -62,7 +62,7 @@ import WaymarkTestSupport
             "<gpx version=\"1.1\" creator=\"t\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>"
                 + points.joined() + "</trkseg></trk></gpx>")
         for mode in ["--energy", "--power-aware"] {
-            let result = try runWaymark(["replay", track, "--fast", mode])
+            let result = try await runWaymark(["replay", track, "--fast", mode])
             #expect(result.status == 0, "\(result.stderr)")
             let summary = try JSONSerialization.jsonObject(with: Data(result.stdoutLines.last!.utf8)) as? [String: Any] ?? [:]
             #expect(summary["silentSeconds"] as? Double == 600, "\(mode)")

@@ -16,61 +16,61 @@ import WaymarkTestSupport
         return try directory.write(name, gpx + "</trkseg></trk></gpx>\n")
     }
 
-    private func serve(_ track: String, _ directory: TemporaryDirectory) throws {
-        let result = try runWaymark([
+    private func serve(_ track: String, _ directory: TemporaryDirectory) async throws {
+        let result = try await runWaymark([
             "serve", "--replay", track, "--fast", "--exit-after-replay", "--regions", "Regions",
             "--db", directory.path("w.sqlite"), "--socket", directory.path("api.sock"),
         ])
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    private func state(_ region: String, _ directory: TemporaryDirectory) throws -> [String: Any] {
-        let result = try runWaymark(["regions", "state", region, "--db", directory.path("w.sqlite")])
+    private func state(_ region: String, _ directory: TemporaryDirectory) async throws -> [String: Any] {
+        let result = try await runWaymark(["regions", "state", region, "--db", directory.path("w.sqlite")])
         #expect(result.status == 0, "\(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
     }
 
-    @Test func aDaemonRestartedAfterTheDeviceLeftReportsTheExit() throws {
+    @Test func aDaemonRestartedAfterTheDeviceLeftReportsTheExit() async throws {
         let directory = try TemporaryDirectory()
         // At the mountain hut (a 120 m circle at 8.725, 47.355) for a minute …
-        try serve(try track(directory, "at-hut.gpx", latitude: 47.355, longitude: 8.725, start: 0, count: 60), directory)
-        #expect(try state("hut", directory)["state"] as? String == "inside")
-        #expect(try state("hut", directory)["since"] as? String == "2026-06-02T10:00:00Z")
-        #expect(try state("village", directory)["state"] as? String == "outside")
+        try await serve(try track(directory, "at-hut.gpx", latitude: 47.355, longitude: 8.725, start: 0, count: 60), directory)
+        #expect(try await state("hut", directory)["state"] as? String == "inside")
+        #expect(try await state("hut", directory)["since"] as? String == "2026-06-02T10:00:00Z")
+        #expect(try await state("village", directory)["state"] as? String == "outside")
         // … then, after the daemon was down, a kilometre away: the saved state makes it an exit.
-        try serve(try track(directory, "away.gpx", latitude: 47.364, longitude: 8.725, start: 600, count: 60), directory)
-        let events = try runWaymark(["history", "--db", directory.path("w.sqlite"), "--kind", "event"])
+        try await serve(try track(directory, "away.gpx", latitude: 47.364, longitude: 8.725, start: 600, count: 60), directory)
+        let events = try await runWaymark(["history", "--db", directory.path("w.sqlite"), "--kind", "event"])
         #expect(events.stdoutLines.count == 1)
         #expect(events.stdoutLines.first?.hasPrefix(
             "{\"kind\":\"region\",\"transition\":\"exit\",\"region\":\"hut\",\"time\":\"2026-06-02T10:10:00Z\"") == true)
         #expect(events.stdoutLines.first?.contains("\"confirmedAt\":\"2026-06-02T10:10:20Z\"") == true)
-        #expect(try state("hut", directory)["state"] as? String == "outside")
-        #expect(try state("hut", directory)["since"] as? String == "2026-06-02T10:10:00Z")
+        #expect(try await state("hut", directory)["state"] as? String == "outside")
+        #expect(try await state("hut", directory)["since"] as? String == "2026-06-02T10:10:00Z")
     }
 
-    @Test func registeringARegionGivesNoEventAndItsStateIsUnknownUntilAFix() throws {
+    @Test func registeringARegionGivesNoEventAndItsStateIsUnknownUntilAFix() async throws {
         let directory = try TemporaryDirectory()
-        let imported = try runWaymark(["regions", "import", "Regions", "--db", directory.path("w.sqlite")])
+        let imported = try await runWaymark(["regions", "import", "Regions", "--db", directory.path("w.sqlite")])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(try state("hut", directory)["state"] as? String == "unknown")
-        try serve(try track(directory, "at-hut.gpx", latitude: 47.355, longitude: 8.725, start: 0, count: 60), directory)
-        let events = try runWaymark(["history", "--db", directory.path("w.sqlite"), "--kind", "event"])
+        #expect(try await state("hut", directory)["state"] as? String == "unknown")
+        try await serve(try track(directory, "at-hut.gpx", latitude: 47.355, longitude: 8.725, start: 0, count: 60), directory)
+        let events = try await runWaymark(["history", "--db", directory.path("w.sqlite"), "--kind", "event"])
         #expect(events.stdoutLines.isEmpty)
-        #expect(try state("hut", directory)["state"] as? String == "inside")
+        #expect(try await state("hut", directory)["state"] as? String == "inside")
     }
 
-    @Test func anUnknownRegionIsAnError() throws {
+    @Test func anUnknownRegionIsAnError() async throws {
         let directory = try TemporaryDirectory()
-        let result = try runWaymark(["regions", "state", "atlantis", "--db", directory.path("w.sqlite")])
+        let result = try await runWaymark(["regions", "state", "atlantis", "--db", directory.path("w.sqlite")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no region 'atlantis'"))
     }
 }
 
 /// A database given as a bare file name lives in the current folder.
-@Test func aBareDatabaseFileNameIsInTheCurrentFolder() throws {
+@Test func aBareDatabaseFileNameIsInTheCurrentFolder() async throws {
     let directory = try TemporaryDirectory()
-    let result = try runProcess(
+    let result = try await runProcess(
         ProjectPaths.waymarkExecutable, ["regions", "import", ProjectPaths.repositoryRoot.appendingPathComponent("Regions").path, "--db", "w.sqlite"],
         currentDirectory: directory.url)
     #expect(result.status == 0, "\(result.stderr)")

@@ -4,14 +4,14 @@ import WaymarkTestSupport
 
 /// `waymark regions generate --along`: the power benchmark's seeded regions.
 @Suite struct RegionsGenerateTests {
-    private func generate(_ extra: [String]) throws -> ProcessResult {
-        try runWaymark(["regions", "generate", "--along", "Tracks/lakeside-ride.gpx"] + extra)
+    private func generate(_ extra: [String]) async throws -> ProcessResult {
+        try await runWaymark(["regions", "generate", "--along", "Tracks/lakeside-ride.gpx"] + extra)
     }
 
-    @Test func theSameSeedGivesTheSameRegionsAndTheyReadBack() throws {
-        let first = try generate(["--seed", "7"])
-        let again = try generate(["--seed", "7"])
-        let other = try generate(["--seed", "8"])
+    @Test func theSameSeedGivesTheSameRegionsAndTheyReadBack() async throws {
+        let first = try await generate(["--seed", "7"])
+        let again = try await generate(["--seed", "7"])
+        let other = try await generate(["--seed", "8"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout == again.stdout)
         #expect(first.stdout != other.stdout)
@@ -25,20 +25,20 @@ import WaymarkTestSupport
         // The replay reads them and crosses some.
         let directory = try TemporaryDirectory()
         let regions = try directory.write("along.geojson", first.stdout)
-        let replay = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", regions, "--fast"])
+        let replay = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", regions, "--fast"])
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdoutLines.contains { $0.hasPrefix("{\"kind\":\"region\"") })
     }
 
-    @Test func badOptionsAndInputAreClearErrors() throws {
-        let density = try generate(["--per-km", "0"])
+    @Test func badOptionsAndInputAreClearErrors() async throws {
+        let density = try await generate(["--per-km", "0"])
         #expect(density.status == 64)
         #expect(density.stderr.contains("--per-km must be a positive number"))
-        let radii = try generate(["--min-radius", "300", "--max-radius", "100"])
+        let radii = try await generate(["--min-radius", "300", "--max-radius", "100"])
         #expect(radii.status == 64)
         let directory = try TemporaryDirectory()
         let broken = try directory.write("broken.gpx", "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"91\" lon=\"0\"/></trkseg></trk></gpx>")
-        let bad = try runWaymark(["regions", "generate", "--along", broken])
+        let bad = try await runWaymark(["regions", "generate", "--along", broken])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("broken.gpx:1:"), "\(bad.stderr)")
     }

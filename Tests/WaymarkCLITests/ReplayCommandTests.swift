@@ -18,8 +18,8 @@ import WaymarkTestSupport
         }
     }
 
-    @Test func tcxtestEntersAndLeavesSantaMonicaMountainsOnly() throws {
-        let result = try runWaymark([
+    @Test func tcxtestEntersAndLeavesSantaMonicaMountainsOnly() async throws {
+        let result = try await runWaymark([
             "replay", ProjectPaths.sharedData("gpx/tcxtest.gpx").path,
             "--regions", ProjectPaths.sharedData("geojson/ne_10m_parks_and_protected_lands_area.json").path,
             "--id-property", "unit_code",
@@ -35,8 +35,8 @@ import WaymarkTestSupport
         #expect(summary["fixes"] as? Int == 1202)
     }
 
-    @Test func everyRecordHasKindTimeAndPosition() throws {
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--fast"])
+    @Test func everyRecordHasKindTimeAndPosition() async throws {
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--fast"])
         #expect(result.status == 0, "\(result.stderr)")
         let records = try Self.records(result)
         for record in records.dropLast() {
@@ -48,8 +48,8 @@ import WaymarkTestSupport
         }
     }
 
-    @Test func theSampleRideShowsEnterAndExitOutOfTheBox() throws {
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions/"])
+    @Test func theSampleRideShowsEnterAndExitOutOfTheBox() async throws {
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions/"])
         #expect(result.status == 0, "\(result.stderr)")
         let transitions = Self.transitions(try Self.records(result))
         for region in ["trailhead", "village", "hut", "reserve", "forest"] {
@@ -58,8 +58,8 @@ import WaymarkTestSupport
         }
     }
 
-    @Test func anUntimedTrackReplaysWithNullTimesAndSaysSo() throws {
-        let result = try runWaymark([
+    @Test func anUntimedTrackReplaysWithNullTimesAndSaysSo() async throws {
+        let result = try await runWaymark([
             "replay", ProjectPaths.sharedData("gpx/cerknicko-without-times.gpx").path, "--fast",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -68,33 +68,33 @@ import WaymarkTestSupport
         #expect(summary["untimedFixes"] as? Int == 291)
     }
 
-    @Test func theDatabaseKeepsTheImportedRegionsForTheNextReplay() throws {
+    @Test func theDatabaseKeepsTheImportedRegionsForTheNextReplay() async throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("regions.sqlite")
-        let first = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--db", db])
+        let first = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--db", db])
         #expect(first.status == 0, "\(first.stderr)")
-        let second = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--db", db])
+        let second = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--db", db])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(first.stdout == second.stdout)
     }
 
-    @Test func speedPacesTheReplayByTheTracksClock() throws {
+    @Test func speedPacesTheReplayByTheTracksClock() async throws {
         // 20 fixes one second apart at 10× real time take about 1.9 s of wall time.
         let directory = try TemporaryDirectory()
         let track = directory.path("short.gpx")
-        let made = try runWaymark([
+        let made = try await runWaymark([
             "simulate", "--waypoint", "47.0,8.0", "--waypoint", "47.01,8.0", "--points", "20", "-o", track,
         ])
         #expect(made.status == 0, "\(made.stderr)")
         let start = Date()
-        let result = try runWaymark(["replay", track, "--speed", "10"])
+        let result = try await runWaymark(["replay", track, "--speed", "10"])
         let elapsed = Date().timeIntervalSince(start)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(elapsed >= 1.8, "took \(elapsed) s")
     }
 
-    @Test func helpDescribesEveryOption() throws {
-        let result = try runWaymark(["replay", "--help"])
+    @Test func helpDescribesEveryOption() async throws {
+        let result = try await runWaymark(["replay", "--help"])
         #expect(result.status == 0)
         for option in ["--regions", "--id-property", "--fast", "--speed", "--db", "JSON Lines"] {
             #expect(result.stdout.contains(option), "help lacks \(option)")

@@ -24,18 +24,18 @@ import WaymarkTestSupport
     static let replayFlags = ["--standard", "--distance-filter", "200", "--significant", "--visits"]
 
     @Test(arguments: timedTracks)
-    func sharedTrack(_ name: String) throws {
+    func sharedTrack(_ name: String) async throws {
         let directory = try TemporaryDirectory()
         let track = ProjectPaths.sharedData("gpx/\(name)").path
-        let regions = try Self.regions(along: track, in: directory)
-        let (replayed, served) = try Self.bothWays(track: track, regions: regions, in: directory)
+        let regions = try await Self.regions(along: track, in: directory)
+        let (replayed, served) = try await Self.bothWays(track: track, regions: regions, in: directory)
         #expect(!replayed.isEmpty)
         #expect(Self.difference(served, replayed) == nil)
     }
 
     /// Every third point repeated, every 50th followed by one from 20 points back, every 70th by a
     /// jump 3° away a second later: the gate keeps them all out in both.
-    @Test func aTrackWithInjectedFaults() throws {
+    @Test func aTrackWithInjectedFaults() async throws {
         let directory = try TemporaryDirectory()
         let faulty = directory.path("faulty.gpx")
         let script = """
@@ -52,12 +52,12 @@ import WaymarkTestSupport
                 if i % 70 == 69: segment.points.append(P(p.latitude + 3, p.longitude, time=p.time + datetime.timedelta(seconds=1)))
             open(sys.argv[2], "w").write(out.to_xml())
             """
-        let made = try runPython(script, [ProjectPaths.sharedData("gpx/bikeride.gpx").path, faulty])
+        let made = try await runPython(script, [ProjectPaths.sharedData("gpx/bikeride.gpx").path, faulty])
         #expect(made.status == 0, "\(made.stderr)")
         let clean = ProjectPaths.sharedData("gpx/bikeride.gpx").path
-        let regions = try Self.regions(along: clean, in: directory)
-        let (replayed, served) = try Self.bothWays(track: faulty, regions: regions, in: directory)
-        let (expected, _) = try Self.bothWays(track: clean, regions: regions, in: directory, serve: false)
+        let regions = try await Self.regions(along: clean, in: directory)
+        let (replayed, served) = try await Self.bothWays(track: faulty, regions: regions, in: directory)
+        let (expected, _) = try await Self.bothWays(track: clean, regions: regions, in: directory, serve: false)
         #expect(replayed.contains { $0.hasPrefix("{\"kind\":\"region\"") })
         #expect(Self.difference(served, replayed) == nil)
         // The faults change nothing: the gate kept every one of them out.
@@ -65,9 +65,9 @@ import WaymarkTestSupport
     }
 
     /// Regions seeded along `track` (about half crossed, half near misses).
-    static func regions(along track: String, in directory: TemporaryDirectory) throws -> String {
+    static func regions(along track: String, in directory: TemporaryDirectory) async throws -> String {
         let regions = directory.path("regions.geojson")
-        let generated = try runWaymark(["regions", "generate", "--along", track, "--seed", "7", "-o", regions])
+        let generated = try await runWaymark(["regions", "generate", "--along", track, "--seed", "7", "-o", regions])
         #expect(generated.status == 0, "\(generated.stderr)")
         return regions
     }
@@ -82,8 +82,8 @@ import WaymarkTestSupport
 
     /// The track's events from `waymark replay` and from the records `waymark serve --replay`
     /// stored (in the order it stored them, subscription label removed).
-    static func bothWays(track: String, regions: String, in directory: TemporaryDirectory, serve: Bool = true) throws -> ([String], [String]) {
-        let replay = try runWaymark(["replay", track, "--regions", regions, "--fast"] + replayFlags)
+    static func bothWays(track: String, regions: String, in directory: TemporaryDirectory, serve: Bool = true) async throws -> ([String], [String]) {
+        let replay = try await runWaymark(["replay", track, "--regions", regions, "--fast"] + replayFlags)
         #expect(replay.status == 0, "\(replay.stderr)")
         let replayed = replay.stdoutLines.filter {
             !$0.hasPrefix("{\"kind\":\"state\"") && !$0.hasPrefix("{\"kind\":\"summary\"")
@@ -91,12 +91,12 @@ import WaymarkTestSupport
         guard serve else { return (replayed, []) }
         let db = directory.path("w-\(UUID().uuidString).sqlite")
         let config = try directory.write("waymark.yaml", configuration)
-        let served = try runWaymark([
+        let served = try await runWaymark([
             "serve", "--config", config, "--replay", track, "--regions", regions, "--fast", "--exit-after-replay",
             "--db", db, "--socket", directory.path("api-\(UUID().uuidString.prefix(8)).sock"),
         ])
         #expect(served.status == 0, "\(served.stderr)")
-        let stored = try runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, "SELECT record FROM events ORDER BY id"])
+        let stored = try await runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, "SELECT record FROM events ORDER BY id"])
         #expect(stored.status == 0, "\(stored.stderr)")
         let records = stored.stdoutLines.map { line in
             line.hasSuffix(",\"subscription\":\"s\"}") ? String(line.dropLast(",\"subscription\":\"s\"}".count)) + "}" : line

@@ -8,61 +8,61 @@ import WaymarkTestSupport
 @Suite(.serialized) struct ServePowerTests {
     static let curl = URL(fileURLWithPath: "/usr/bin/curl")
 
-    static func status(_ socket: String) -> [String: Any]? {
-        guard let result = try? runProcess(curl, ["-s", "--unix-socket", socket, "http://localhost/v1/status"]) else { return nil }
+    static func status(_ socket: String) async -> [String: Any]? {
+        guard let result = try? await runProcess(curl, ["-s", "--unix-socket", socket, "http://localhost/v1/status"]) else { return nil }
         return (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any]
     }
 
-    static func fixesRecorded(_ socket: String) -> Int {
-        (status(socket)?["counters"] as? [String: Int])?["fixesRecorded"] ?? 0
+    static func fixesRecorded(_ socket: String) async -> Int {
+        (await status(socket)?["counters"] as? [String: Int])?["fixesRecorded"] ?? 0
     }
 
     /// The GNSS row of `waymark power --json` through the daemon at `socket`.
-    static func gnssRow(_ socket: String) throws -> [String: Any] {
-        let report = try runWaymark(["power", "--json", "--socket", socket])
+    static func gnssRow(_ socket: String) async throws -> [String: Any] {
+        let report = try await runWaymark(["power", "--json", "--socket", socket])
         #expect(report.status == 0, "\(report.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
         return try #require((object["rows"] as? [[String: Any]])?.first { $0["radio"] as? String == "gnss" })
     }
 
     /// A real gpsd fed bundg_zeus_9.log (a receiver standing still) over and over, every 5 ms.
-    static func startedGpsd() throws -> GpsdHarness {
+    static func startedGpsd() async throws -> GpsdHarness {
         let gpsd = try GpsdHarness(
             log: ProjectPaths.sharedData("nmea/gpsd-3.22/bundg_zeus_9.log"), pace: .interval(.milliseconds(5)), repeats: true)
-        try gpsd.start()
+        try await gpsd.start()
         return gpsd
     }
 
-    @Test func theReportComesThroughTheAPIWhileTheDaemonRunsAndFromTheDatabaseAfter() throws {
-        let gpsd = try Self.startedGpsd()
+    @Test func theReportComesThroughTheAPIWhileTheDaemonRunsAndFromTheDatabaseAfter() async throws {
+        let gpsd = try await Self.startedGpsd()
         defer { gpsd.shutdown() }
         let directory = try TemporaryDirectory()
         let socket = directory.path("api.sock")
         let db = directory.path("w.sqlite")
         let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:\(gpsd.port)", "--db", db, "--socket", socket])
-        #expect(BackgroundProcess.waitUntil(timeout: 20) { Self.fixesRecorded(socket) > 10 }, "\(daemon.stderr.suffix(2000))")
-        Thread.sleep(forTimeInterval: 1)
+        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { await Self.fixesRecorded(socket) > 10 }, "\(daemon.stderr.suffix(2000))")
+        try await Task.sleep(for: .seconds(1))
 
         // Through the API: current (the daemon stores its ledger before answering), tracking
         // time priced by the default profile.
-        let row = try Self.gnssRow(socket)
+        let row = try await Self.gnssRow(socket)
         #expect(row["profile"] as? String == "ublox-m8-usb")
         let seconds = try #require(row["seconds"] as? [String: Double])
         #expect((seconds["tracking"] ?? 0) > 0.5, "\(seconds)")
         #expect((row["joules"] as? Double ?? 0) > 0)
         daemon.send(SIGTERM)
-        #expect(daemon.wait(timeout: 10) == 0, "\(daemon.stderr.suffix(2000))")
+        #expect(try await daemon.wait(timeout: 10) == 0, "\(daemon.stderr.suffix(2000))")
 
         // From the database after shutdown, by handler: all of it to the daemon (no handlers),
         // at least as much as the API reported.
-        let stored = try runWaymark(["power", "--db", db, "--by", "handler"])
+        let stored = try await runWaymark(["power", "--db", db, "--by", "handler"])
         #expect(stored.status == 0, "\(stored.stderr)")
         let lines = stored.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "energy over the whole ledger, by handler", "\(stored.stdout)")
         #expect(lines.dropFirst().first?.split(separator: " ").prefix(3) == ["HANDLER", "RADIO", "PROFILE"], "\(stored.stdout)")
         #expect(lines.contains { $0.hasPrefix("(daemon)") && $0.contains("gnss") && $0.contains("ublox-m8-usb") && $0.contains("tracking ") }, "\(stored.stdout)")
         #expect(lines.last?.hasPrefix("total ") == true)
-        let json = try runWaymark(["power", "--db", db, "--json", "--since", "2000-01-01T00:00:00Z"])
+        let json = try await runWaymark(["power", "--db", db, "--json", "--since", "2000-01-01T00:00:00Z"])
         #expect(json.stdout.contains("\"from\":\"2000-01-01T00:00:00Z\""), "\(json.stdout)")
         let total = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["totalJoules"] as? Double)
         #expect(total >= (row["joules"] as? Double ?? .infinity))
@@ -80,8 +80,8 @@ import WaymarkTestSupport
     /// the nearest boundary 1400 m away: at automotive speed (90 m/s) no crossing before
     /// (1400 − accuracy) ÷ 90 ≈ 15 s, so the daemon stops watching gpsd for about 14 s (a 1 s
     /// hot start early), then watches again.
-    @Test func farFromARegionTheDaemonStopsWatchingGpsdAndResumesInTime() throws {
-        let gpsd = try Self.startedGpsd()
+    @Test func farFromARegionTheDaemonStopsWatchingGpsdAndResumesInTime() async throws {
+        let gpsd = try await Self.startedGpsd()
         defer { gpsd.shutdown() }
         let directory = try TemporaryDirectory()
         let regions = try directory.write(
@@ -96,12 +96,14 @@ import WaymarkTestSupport
             "serve", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--db", directory.path("w.sqlite"), "--socket", socket,
         ])
         var asleep: [String: Any]?
-        #expect(BackgroundProcess.waitUntil(timeout: 20) {
-            let status = Self.status(socket)
+        let slept = try await BackgroundProcess.waitUntil(timeout: 20) {
+            let status = await Self.status(socket)
             guard Self.gnss(status)?["sampler"] as? String == "sleeping" else { return false }
             asleep = status
             return true
-        }, "never slept: \(Self.status(socket) ?? [:]) \(daemon.stderr.suffix(2000))")
+        }
+        let lastStatus = slept ? nil : await Self.status(socket)
+        #expect(slept, "never slept: \(lastStatus ?? [:]) \(daemon.stderr.suffix(2000))")
         let sleptAt = Date()
         #expect(Self.watching(asleep) == false)
         let untilText = try #require(Self.gnss(asleep)?["sleepingUntil"] as? String)
@@ -111,15 +113,15 @@ import WaymarkTestSupport
         let recordedAsleep = (asleep?["counters"] as? [String: Int])?["fixesRecorded"] ?? -1
 
         // Asleep: gpsd is not watched and no fix comes, until shortly before the wake time.
-        Thread.sleep(forTimeInterval: max(0, sleep - 3))
-        let stillAsleep = Self.status(socket)
+        try await Task.sleep(for: .seconds(max(0, sleep - 3)))
+        let stillAsleep = await Self.status(socket)
         #expect(Self.watching(stillAsleep) == false && Self.gnss(stillAsleep)?["state"] as? String == "off")
         #expect((stillAsleep?["counters"] as? [String: Int])?["fixesRecorded"] ?? -2 <= recordedAsleep + 5)
 
         // Awake again at the time it said: the sleep it announced ended, and fixes came.
         var resumedAt: Date?
-        #expect(BackgroundProcess.waitUntil(timeout: 8) {
-            let gnss = Self.gnss(Self.status(socket))
+        #expect(try await BackgroundProcess.waitUntil(timeout: 8) {
+            let gnss = Self.gnss(await Self.status(socket))
             let woke = gnss?["sampler"] as? String != "sleeping" || (gnss?["sleepingUntil"] as? String) != untilText
             if woke { resumedAt = Date() }
             return woke
@@ -128,30 +130,30 @@ import WaymarkTestSupport
             let late = resumedAt.timeIntervalSince1970 - until.secondsSince1970
             #expect(late > -0.5 && late < 2, "resumed \(late) s after the announced time")
         }
-        #expect(BackgroundProcess.waitUntil(timeout: 10) { Self.fixesRecorded(socket) > recordedAsleep + 5 },
+        #expect(try await BackgroundProcess.waitUntil(timeout: 10) { await Self.fixesRecorded(socket) > recordedAsleep + 5 },
             "no fixes after waking: \(daemon.stderr.suffix(2000))")
 
         // The ledger has the receiver's time off, and on around it.
-        let seconds = try #require(try Self.gnssRow(socket)["seconds"] as? [String: Double])
+        let seconds = try #require(try await Self.gnssRow(socket)["seconds"] as? [String: Double])
         #expect((seconds["off"] ?? 0) > 7, "\(seconds)")
         #expect((seconds["tracking"] ?? 0) + (seconds["acquiring"] ?? 0) > 0, "\(seconds)")
         daemon.send(SIGTERM)
-        #expect(daemon.wait(timeout: 10) == 0, "\(daemon.stderr.suffix(2000))")
+        #expect(try await daemon.wait(timeout: 10) == 0, "\(daemon.stderr.suffix(2000))")
     }
 
     @Test(arguments: [
         (["power", "--since", "yesterday"], "--since: 'yesterday' is not an RFC 3339 time"),
         (["power", "--by", "hour"], "--by"),
     ])
-    func badOptionsAreUsageErrors(arguments: [String], message: String) throws {
+    func badOptionsAreUsageErrors(arguments: [String], message: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try runWaymark(arguments + ["--db", directory.path("w.sqlite")])
+        let result = try await runWaymark(arguments + ["--db", directory.path("w.sqlite")])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func aMissingDatabaseIsNamed() throws {
-        let result = try runWaymark(["power", "--db", "/nonexistent/w.sqlite"])
+    @Test func aMissingDatabaseIsNamed() async throws {
+        let result = try await runWaymark(["power", "--db", "/nonexistent/w.sqlite"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no database at /nonexistent/w.sqlite"), "\(result.stderr)")
     }

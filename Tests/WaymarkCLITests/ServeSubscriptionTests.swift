@@ -17,27 +17,27 @@ import WaymarkTestSupport
         """
 
     /// `replay`'s service records for `flags`, each labelled as the daemon labels it.
-    private func replayed(_ flags: [String], subscription: String) throws -> [String] {
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--fast"] + flags)
+    private func replayed(_ flags: [String], subscription: String) async throws -> [String] {
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--fast"] + flags)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdoutLines
             .filter { !$0.hasPrefix("{\"kind\":\"state\"") && !$0.hasPrefix("{\"kind\":\"summary\"") }
             .map { String($0.dropLast()) + ",\"subscription\":\"\(subscription)\"}" }
     }
 
-    @Test func eachSubscriptionRecordsWhatReplayPrintsWithTheSameFlags() throws {
+    @Test func eachSubscriptionRecordsWhatReplayPrintsWithTheSameFlags() async throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("waymark.sqlite")
         let config = try directory.write("waymark.yaml", Self.configuration)
-        let served = try runWaymark([
+        let served = try await runWaymark([
             "serve", "--config", config, "--replay", "Tracks/lakeside-ride.gpx", "--fast", "--exit-after-replay",
             "--db", db, "--socket", directory.path("api.sock"),
         ])
         #expect(served.status == 0, "\(served.stderr)")
-        let history = try runWaymark(["history", "--db", db, "--kind", "event"])
+        let history = try await runWaymark(["history", "--db", db, "--kind", "event"])
         #expect(history.status == 0, "\(history.stderr)")
-        let ride = try replayed(["--standard", "--distance-filter", "500", "--significant", "--visits"], subscription: "ride")
-        let coarse = try replayed(["--significant", "--approximate"], subscription: "coarse")
+        let ride = try await replayed(["--standard", "--distance-filter", "500", "--significant", "--visits"], subscription: "ride")
+        let coarse = try await replayed(["--significant", "--approximate"], subscription: "coarse")
         #expect(ride.count == 34 && coarse.count == 9)
         // History is in time order; a visit's arrival is stamped back to its first fix, so compare as sets.
         #expect(history.stdoutLines.filter { $0.hasSuffix("\"subscription\":\"ride\"}") }.sorted() == ride.sorted())
@@ -45,7 +45,7 @@ import WaymarkTestSupport
         #expect(history.stdoutLines.count == ride.count + coarse.count)
     }
 
-    @Test func statusCountsEachSubscriptionWhileTheDaemonRuns() throws {
+    @Test func statusCountsEachSubscriptionWhileTheDaemonRuns() async throws {
         let directory = try TemporaryDirectory()
         let socket = directory.path("api.sock")
         let config = try directory.write("waymark.yaml", Self.configuration)
@@ -53,21 +53,22 @@ import WaymarkTestSupport
             "serve", "--config", config, "--replay", "Tracks/lakeside-ride.gpx", "--fast",
             "--db", directory.path("w.sqlite"), "--socket", socket,
         ])
-        defer { daemon.send(SIGTERM); _ = daemon.wait(timeout: 10) }
-        var subscriptions: [[String: Any]] = []
-        let done = BackgroundProcess.waitUntil(timeout: 60) {
-            guard let status = try? runWaymark(["status", "--socket", socket]), status.status == 0,
-                let object = try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any],
-                let list = object["subscriptions"] as? [[String: Any]]
-            else { return false }
-            subscriptions = list
-            return list.first?["accepted"] as? Int == 2974
+        try await daemon.whileRunning {
+            var subscriptions: [[String: Any]] = []
+            let done = try await BackgroundProcess.waitUntil(timeout: 60) {
+                guard let status = try? await runWaymark(["status", "--socket", socket]), status.status == 0,
+                    let object = try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any],
+                    let list = object["subscriptions"] as? [[String: Any]]
+                else { return false }
+                subscriptions = list
+                return list.first?["accepted"] as? Int == 2974
+            }
+            #expect(done, "\(daemon.stderr)")
+            #expect(subscriptions.map { $0["name"] as? String } == ["ride", "coarse"])
+            #expect(subscriptions[0]["services"] as? [String] == ["standard", "significantChange", "visits"])
+            #expect(subscriptions[0]["events"] as? [String: Int] == ["location": 23, "significantChange": 9, "visit": 2])
+            #expect(subscriptions[1]["precision"] as? String == "approximate")
+            #expect(subscriptions[1]["events"] as? [String: Int] == ["significantChange": 9])
         }
-        #expect(done, "\(daemon.stderr)")
-        #expect(subscriptions.map { $0["name"] as? String } == ["ride", "coarse"])
-        #expect(subscriptions[0]["services"] as? [String] == ["standard", "significantChange", "visits"])
-        #expect(subscriptions[0]["events"] as? [String: Int] == ["location": 23, "significantChange": 9, "visit": 2])
-        #expect(subscriptions[1]["precision"] as? String == "approximate")
-        #expect(subscriptions[1]["events"] as? [String: Int] == ["significantChange": 9])
     }
 }

@@ -33,12 +33,12 @@ import WaymarkTestSupport
         """#
 
     @Test(arguments: try ProjectPaths.sharedGPXFiles().map(\.lastPathComponent).filter { !$0.contains("without-times") && $0 != "testneighboursearch.gpx" })
-    func significantChangesMatchAnIndependentImplementation(file: String) throws {
+    func significantChangesMatchAnIndependentImplementation(file: String) async throws {
         let path = ProjectPaths.sharedData("gpx/" + file).path
-        let python = try runPython(Self.reference, [path])
+        let python = try await runPython(Self.reference, [path])
         #expect(python.status == 0, "\(python.stderr)")
         let expected = try python.stdoutLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Double]) }
-        let replay = try runWaymark(["replay", path, "--significant", "--fast"])
+        let replay = try await runWaymark(["replay", path, "--significant", "--fast"])
         #expect(replay.status == 0, "\(replay.stderr)")
         let records = try replay.stdoutLines.compactMap { line -> [String: Any]? in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -58,17 +58,17 @@ import WaymarkTestSupport
         }
     }
 
-    @Test func serviceOptionsNeedTheirService() throws {
-        let result = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--distance-filter", "50"])
+    @Test func serviceOptionsNeedTheirService() async throws {
+        let result = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--distance-filter", "50"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("need --standard"))
-        let bad = try runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--standard", "--desired-accuracy", "7"])
+        let bad = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--standard", "--desired-accuracy", "7"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--desired-accuracy"))
     }
 
-    @Test func theSummaryCountsAcceptedDroppedAndEvents() throws {
-        let result = try runWaymark([
+    @Test func theSummaryCountsAcceptedDroppedAndEvents() async throws {
+        let result = try await runWaymark([
             "replay", ProjectPaths.sharedData("gpx/Mojstrovka.gpx").path, "--significant", "--standard", "--fast",
         ])
         #expect(result.status == 0, "\(result.stderr)")

@@ -27,12 +27,12 @@ import WaymarkTestSupport
         """#
 
     @Test(arguments: try ProjectPaths.sharedGPXFiles().map(\.lastPathComponent))
-    func distanceAndSegmentsMatchGeographiclib(file: String) throws {
+    func distanceAndSegmentsMatchGeographiclib(file: String) async throws {
         let path = ProjectPaths.sharedData("gpx/" + file).path
-        let python = try runPython(Self.reference, [path])
+        let python = try await runPython(Self.reference, [path])
         try #require(python.status == 0, "\(python.stderr)")
         let expected = try #require(try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Double])
-        let stats = try runWaymark(["stats", path, "--json"])
+        let stats = try await runWaymark(["stats", path, "--json"])
         try #require(stats.status == 0, "\(stats.stderr)")
         let got = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         #expect(got["points"] as? Int == Int(expected["points"]!))
@@ -41,13 +41,13 @@ import WaymarkTestSupport
         #expect(abs(distance - expected["distance"]!) <= 0.01, "\(file): \(distance) m vs \(expected["distance"]!) m")
     }
 
-    @Test func textShowsEveryFigure() throws {
-        let result = try runWaymark(["stats", "Tracks/lakeside-ride.gpx"])
+    @Test func textShowsEveryFigure() async throws {
+        let result = try await runWaymark(["stats", "Tracks/lakeside-ride.gpx"])
         #expect(result.status == 0)
         for label in ["distance", "moving time", "elevation gain", "elevation loss", "max speed", "average speed", "points"] {
             #expect(result.stdout.contains(label), "no \(label): \(result.stdout)")
         }
-        let missing = try runWaymark(["stats", "/nonexistent.gpx"])
+        let missing = try await runWaymark(["stats", "/nonexistent.gpx"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent.gpx"))
     }
 }

@@ -67,8 +67,8 @@ struct SignificantChangeGPXTests {
         var events: [(time: Timestamp, coordinate: Coordinate)] = []
     }
 
-    static func tracks() throws -> [Track] {
-        let result = try runPython(reference, [ProjectPaths.sharedData("gpx").path])
+    static func tracks() async throws -> [Track] {
+        let result = try await runPython(reference, [ProjectPaths.sharedData("gpx").path])
         guard result.status == 0 else { throw ReferenceFailed(message: result.stderr) }
         var tracks: [Track] = []
         for line in result.stdoutLines {
@@ -91,8 +91,8 @@ struct SignificantChangeGPXTests {
 
     struct ReferenceFailed: Error { var message: String }
 
-    @Test func matchesTheIndependentImplementation() throws {
-        let tracks = try Self.tracks()
+    @Test func matchesTheIndependentImplementation() async throws {
+        let tracks = try await Self.tracks()
         #expect(tracks.count == (try ProjectPaths.sharedGPXFiles()).count)
         var timedTracks = 0
         for track in tracks {

@@ -91,9 +91,9 @@ struct GPXSharedFilesTests {
         """
 
     @Test(arguments: expected.map(\.file))
-    func agreesWithGpxpy(_ file: String) throws {
+    func agreesWithGpxpy(_ file: String) async throws {
         let path = ProjectPaths.sharedData("gpx/\(file)").path
-        let result = try runPython(Self.gpxpyScript, [path])
+        let result = try await runPython(Self.gpxpyScript, [path])
         try #require(result.status == 0, "gpxpy failed: \(result.stderr)")
         let reference = result.stdoutLines
         let points = try readAllPoints(path: path)

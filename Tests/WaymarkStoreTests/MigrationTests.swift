@@ -34,11 +34,11 @@ import WaymarkTestSupport
         #expect(try store.regionCount() == 3)
     }
 
-    @Test func opensAFileThatSpatiaLitesOwnToolCreated() throws {
+    @Test func opensAFileThatSpatiaLitesOwnToolCreated() async throws {
         // The `spatialite` tool initialises metadata in a new file; the store must not try again.
         let folder = try TemporaryDirectory()
         let path = folder.path("made-by-cli.sqlite")
-        let made = try spatialiteCLI(path, "SELECT count(*) FROM spatial_ref_sys WHERE srid = 4326")
+        let made = try await spatialiteCLI(path, "SELECT count(*) FROM spatial_ref_sys WHERE srid = 4326")
         #expect(made.stdoutLines == ["1"], "\(made.stderr)")
         let (logger, log) = RecordingLogHandler.logger()
         let store = try WaymarkStore(path: path, logger: logger)

@@ -9,33 +9,33 @@ import WaymarkTestSupport
 
 /// The store's file is an ordinary SpatiaLite database that the standard tools read.
 @Suite struct SpatiaLiteFileTests {
-    @Test func spatialiteCommandLineReadsTheRegions() throws {
+    @Test func spatialiteCommandLineReadsTheRegions() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("regions.sqlite")
         do {
             let store = try WaymarkStore(path: path, logger: quietLogger)
             try store.importRegions(Sample.all, replace: false)
         }
-        let count = try spatialiteCLI(path, "SELECT count(*) FROM regions")
+        let count = try await spatialiteCLI(path, "SELECT count(*) FROM regions")
         #expect(count.status == 0, "\(count.stderr)")
         #expect(count.stdoutLines == ["3"])
-        let index = try spatialiteCLI(path, "SELECT CheckSpatialIndex('regions', 'geometry')")
+        let index = try await spatialiteCLI(path, "SELECT CheckSpatialIndex('regions', 'geometry')")
         #expect(index.stdoutLines == ["1"], "\(index.stderr)")
-        let metadata = try spatialiteCLI(
+        let metadata = try await spatialiteCLI(
             path,
             "SELECT srid, geometry_type, spatial_index_enabled FROM geometry_columns WHERE f_table_name = 'regions'")
         // geometry_type 0 = GEOMETRY (any type), XY; spatial index 1 = R*Tree.
         #expect(metadata.stdoutLines == ["4326|0|1"], "\(metadata.stderr)")
     }
 
-    @Test func ogrinfoSeesTheLayerWithItsFeatureCountAndWGS84() throws {
+    @Test func ogrinfoSeesTheLayerWithItsFeatureCountAndWGS84() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("regions.sqlite")
         do {
             let store = try WaymarkStore(path: path, logger: quietLogger)
             try store.importRegions(Sample.all, replace: false)
         }
-        let info = try runProcess(URL(fileURLWithPath: "/usr/bin/ogrinfo"), ["-ro", "-so", path, "regions"])
+        let info = try await runProcess(URL(fileURLWithPath: "/usr/bin/ogrinfo"), ["-ro", "-so", path, "regions"])
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("using driver `SQLite' successful"))
         #expect(info.stdoutLines.contains("Layer name: regions"))

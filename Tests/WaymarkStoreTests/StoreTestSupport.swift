@@ -82,8 +82,8 @@ enum Sample {
 }
 
 /// Runs `/usr/bin/spatialite FILE SQL` and returns its result.
-func spatialiteCLI(_ path: String, _ sql: String) throws -> ProcessResult {
-    try runProcess(URL(fileURLWithPath: "/usr/bin/spatialite"), [path, sql])
+func spatialiteCLI(_ path: String, _ sql: String) async throws -> ProcessResult {
+    try await runProcess(URL(fileURLWithPath: "/usr/bin/spatialite"), [path, sql])
 }
 
 /// Every schema migration, in the order a new store applies them (written out, so a migration

@@ -17,6 +17,9 @@ import Musl
 /// Both ports come from the kernel, so tests may run in parallel. Every gpsd started is
 /// killed by ``shutdown()``, which `deinit` also calls, and (through `setpriv --pdeathsig`)
 /// by the kernel if the test process dies first.
+///
+/// Waiting for gpsd (``start()``, ``stopGpsd(signal:)``) suspends the caller and polls: no
+/// thread of the cooperative pool is blocked while gpsd starts or stops.
 public final class GpsdHarness: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -54,7 +57,7 @@ public final class GpsdHarness: @unchecked Sendable {
 
     /// Starts gpsd and returns once it accepts connections (within 5 s, or throws with its
     /// log).
-    public func start() throws {
+    public func start() async throws {
         let process = Process()
         let gpsd = ["/usr/sbin/gpsd", "-N", "-b", "-S", String(port), "tcp://127.0.0.1:\(feeder.port)"]
         if FileManager.default.isExecutableFile(atPath: Self.setpriv) {
@@ -75,7 +78,7 @@ public final class GpsdHarness: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try Self.launch(process)
+        try await Self.launch(process)
         lock.withLock {
             self.process = process
             readyAt = nil
@@ -87,9 +90,13 @@ public final class GpsdHarness: @unchecked Sendable {
                 return
             }
             if !process.isRunning { break }
-            usleep(5_000)
+            try await Task.sleep(for: .milliseconds(5))
         }
-        stopGpsd(signal: SIGKILL)
+        Self.reap(process)
+        lock.withLock {
+            self.process = nil
+            readyAt = nil
+        }
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         throw Failure(description: "gpsd did not start on port \(port): \(log)")
     }
@@ -99,51 +106,59 @@ public final class GpsdHarness: @unchecked Sendable {
     /// Starts `process` from a thread of its own that lives exactly as long as the process:
     /// the parent-death signal follows the starting thread, not the test process, so starting
     /// gpsd from a pool thread that later exits would kill it mid-test.
-    private static func launch(_ process: Process) throws {
-        let started = DispatchSemaphore(value: 0)
-        let failure = LockedError()
-        let thread = Thread {
-            do {
-                try process.run()
-            } catch {
-                failure.error = error
-                started.signal()
-                return
+    private static func launch(_ process: Process) async throws {
+        try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
+            let thread = Thread {
+                do {
+                    try process.run()
+                } catch {
+                    started.resume(throwing: error)
+                    return
+                }
+                started.resume()
+                while process.isRunning { usleep(10_000) }
             }
-            started.signal()
-            while process.isRunning { usleep(10_000) }
+            thread.name = "gpsd launcher"
+            thread.start()
         }
-        thread.name = "gpsd launcher"
-        thread.start()
-        started.wait()
-        if let error = failure.error { throw error }
     }
 
     /// Stops gpsd with `signal` (SIGTERM: a clean exit; SIGKILL: a crash) and waits for it to
     /// exit, killing it if it takes longer than 2 s.
-    public func stopGpsd(signal: Int32 = SIGTERM) {
-        guard let process = lock.withLock({ () -> Process? in
-            defer { self.process = nil; readyAt = nil }
-            return self.process
-        }) else { return }
-        guard process.isRunning else { return }
+    public func stopGpsd(signal: Int32 = SIGTERM) async throws {
+        guard let process = takeProcess(), process.isRunning else { return }
         kill(process.processIdentifier, signal)
         let deadline = ContinuousClock.now + .seconds(2)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(2_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        Self.reap(process)
     }
 
     /// Stops gpsd and starts a new one on the same port.
-    public func restartGpsd(signal: Int32 = SIGTERM) throws {
-        stopGpsd(signal: signal)
-        try start()
+    public func restartGpsd(signal: Int32 = SIGTERM) async throws {
+        try await stopGpsd(signal: signal)
+        try await start()
     }
 
-    /// Kills gpsd and shuts the feeder down.
+    /// Kills gpsd and shuts the feeder down. Synchronous, for `defer` and `deinit`: it blocks
+    /// only for a moment, while a SIGKILLed gpsd is reaped and the feeder's threads (which look
+    /// up every 20 ms) end.
     public func shutdown() {
-        stopGpsd(signal: SIGKILL)
+        if let process = takeProcess() { Self.reap(process) }
         feeder.shutdown()
+    }
+
+    /// The running gpsd, which the harness forgets.
+    private func takeProcess() -> Process? {
+        lock.withLock {
+            defer { process = nil; readyAt = nil }
+            return process
+        }
+    }
+
+    /// Sends SIGKILL to `process` unless it has exited, and reaps it: a moment.
+    private static func reap(_ process: Process) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// What the gpsd runs so far wrote to stderr, for failure messages.
@@ -155,13 +170,4 @@ public final class GpsdHarness: @unchecked Sendable {
     }
 
     deinit { shutdown() }
-}
-
-private final class LockedError: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
-    var error: (any Error)? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
 }

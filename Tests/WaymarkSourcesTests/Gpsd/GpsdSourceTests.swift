@@ -28,7 +28,7 @@ struct GpsdSourceTests {
         let expected = try GpsdCheckFile.tpvReports(at: Self.log(logName + ".chk"))
         let harness = try GpsdHarness(log: Self.log(logName))
         defer { harness.shutdown() }
-        try harness.start()
+        try await harness.start()
         let source = Self.source(harness)
         defer { source.stop() }
         let recorder = EventRecorder.start(source)
@@ -78,7 +78,7 @@ struct GpsdSourceTests {
     @Test func satellitesComeFromTheLastSkyReport() async throws {
         let harness = try GpsdHarness(log: Self.log("bundg_zeus_9.log"))
         defer { harness.shutdown() }
-        try harness.start()
+        try await harness.start()
         let source = Self.source(harness)
         defer { source.stop() }
         let recorder = EventRecorder.start(source)
@@ -98,18 +98,18 @@ struct GpsdSourceTests {
         let harness = try GpsdHarness(
             log: Self.log("bundg_zeus_9.log"), pace: .interval(.milliseconds(1)), repeats: true)
         defer { harness.shutdown() }
-        try harness.start()
+        try await harness.start()
         let source = Self.source(harness)
         defer { source.stop() }
         let recorder = EventRecorder.start(source)
         source.start()
         #expect(await recorder.wait { $0.filter(\.event.isFix).count >= 20 })
 
-        harness.stopGpsd(signal: SIGKILL)
+        try await harness.stopGpsd(signal: SIGKILL)
         #expect(await recorder.wait(timeout: .seconds(2)) { $0.contains(where: \.event.isDisconnected) })
         try await Task.sleep(for: .milliseconds(700))  // several failed reconnection attempts
         let before = recorder.all.count
-        try harness.restartGpsd()
+        try await harness.restartGpsd()
         let backAt = try #require(harness.gpsdReadyAt)
 
         let resumed = await recorder.wait(timeout: .seconds(4)) {
@@ -149,7 +149,7 @@ struct GpsdSourceTests {
         #expect(recorder.events.count == 1)
         #expect(log.all.allSatisfy { $0.metadata["gpsd.port"] == String(harness.port) })
 
-        try harness.start()
+        try await harness.start()
         let backAt = try #require(harness.gpsdReadyAt)
         #expect(await recorder.wait(timeout: .seconds(3)) { $0.filter(\.event.isFix).count == 9 })
         let firstFix = try #require(recorder.firstFix(after: 0))
@@ -164,7 +164,7 @@ struct GpsdSourceTests {
         let harness = try GpsdHarness(
             log: Self.log("bundg_zeus_9.log"), pace: .interval(.milliseconds(1)), repeats: true)
         defer { harness.shutdown() }
-        try harness.start()
+        try await harness.start()
         let source = Self.source(harness)
         defer { source.stop() }
         let recorder = EventRecorder.start(source)
@@ -209,7 +209,7 @@ struct GpsdSourceTests {
         }
         let harness = try GpsdHarness(feeder: LineFeeder(chunks: chunks))
         defer { harness.shutdown() }
-        try harness.start()
+        try await harness.start()
         let source = Self.source(harness)
         defer { source.stop() }
         let recorder = EventRecorder.start(source)

@@ -67,11 +67,11 @@ import WaymarkTestSupport
         #expect(try store.energy().first?.seconds == 3000)
     }
 
-    @Test func theTableIsAnOrdinarySQLiteTable() throws {
+    @Test func theTableIsAnOrdinarySQLiteTable() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("w.sqlite")
         try WaymarkStore(path: path, logger: quietLogger).addEnergy([Self.bucket(0, seconds: 5, joules: 0.33)])
-        let result = try spatialiteCLI(path, "SELECT radio, handler, profile, state, seconds FROM energy")
+        let result = try await spatialiteCLI(path, "SELECT radio, handler, profile, state, seconds FROM energy")
         #expect(result.stdoutLines == ["gnss|(daemon)|ublox-m8-usb|tracking|5.0"], "\(result.stderr)")
     }
 }

@@ -8,14 +8,14 @@ import WaymarkTestSupport
 
 /// The history is an ordinary SpatiaLite layer that GIS tools open.
 @Suite struct HistoryFileTests {
-    @Test func ogrinfoSeesTheFixesLayerWithItsFeatureCountAndWGS84() throws {
+    @Test func ogrinfoSeesTheFixesLayerWithItsFeatureCountAndWGS84() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("history.sqlite")
         do {
             let store = try WaymarkStore(path: path, logger: quietLogger)
             try store.recordFixes((0..<7).map(HistoryWriterDrill.fix), source: "drill")
         }
-        let info = try runProcess(URL(fileURLWithPath: "/usr/bin/ogrinfo"), ["-ro", "-so", path, "fixes"])
+        let info = try await runProcess(URL(fileURLWithPath: "/usr/bin/ogrinfo"), ["-ro", "-so", path, "fixes"])
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdoutLines.contains("Layer name: fixes"))
         #expect(info.stdoutLines.contains("Geometry: Point"))
@@ -27,14 +27,14 @@ import WaymarkTestSupport
         #expect(info.stdoutLines.contains("time_ns: Integer (0.0) NOT NULL"))
     }
 
-    @Test func spatialiteSeesPointsThatMatchTheCoordinates() throws {
+    @Test func spatialiteSeesPointsThatMatchTheCoordinates() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("history.sqlite")
         do {
             let store = try WaymarkStore(path: path, logger: quietLogger)
             try store.recordFix(HistorySample.fullFix, source: "s")
         }
-        let result = try spatialiteCLI(
+        let result = try await spatialiteCLI(
             path,
             "SELECT ST_AsText(geometry), ST_SRID(geometry), (SELECT spatial_index_enabled FROM geometry_columns WHERE f_table_name = 'fixes') FROM fixes")
         // A POINT layer without a spatial index: history is read by time (docs/durability.md, v8-fixes-append).

@@ -34,16 +34,6 @@ final class Collected<Value: Sendable>: Sendable {
     var all: [Value] { values.withLock { $0 } }
 }
 
-/// Runs `body` on a new OS thread and returns its result, so tests can call blocking APIs
-/// (`submit` on a full queue, `close`) without blocking the cooperative pool.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(with: Result { try body() })
-        }.start()
-    }
-}
-
 extension WaymarkStore {
     /// `(id, time_ns, latitude, source)` of every fix, by id (tests only).
     func fixRows() throws -> [(id: Int64, time: Int64, latitude: Double, source: String)] {

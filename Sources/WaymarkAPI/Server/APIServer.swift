@@ -89,6 +89,13 @@ public struct APIServer: Service {
                     logger.info("API listening", metadata: ["api.socket": "\(socketPath)"])
                     await ready.listening(socketPath: socketPath)
                 } catch {
+                    // The server stopped before this callback ran (a replay with
+                    // --exit-after-replay can finish first) and took its socket file with it:
+                    // there is nothing left to publish, and nothing failed.
+                    if access(placement.bindPath, F_OK) != 0 && errno == ENOENT {
+                        logger.debug("API server stopped before its socket was published")
+                        return
+                    }
                     failure.yield(error)
                 }
             },

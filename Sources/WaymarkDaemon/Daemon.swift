@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ServiceLifecycle
 import WaymarkCore
@@ -14,7 +15,11 @@ public enum Daemon {
 
     /// Opens the store, loads the configured regions, and runs until shut down. Fails before
     /// serving when the store cannot be opened or a configured region file is bad.
-    public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws {
+    public static func run(_ given: DaemonConfiguration, logger: Logger) async throws {
+        let configuration = given.withAbsolutePaths(from: FileManager.default.currentDirectoryPath)
+        for folder in configuration.folders {
+            try PrivateFolder.create(folder, mustBeOwnPrivate: folder == DefaultLocations.sharedRuntimeFolder)
+        }
         let store = try WaymarkStore(path: configuration.database, logger: logger)
         let loader = RegionLoader(store: store, paths: configuration.regionPaths, idProperty: configuration.idProperty)
         let regions = try loader.load()

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WaymarkCore
+import WaymarkStore
 
 /// Puts the API's Unix socket at its path with mode 0600, without a moment in which another
 /// user could connect and without changing the process-wide umask.
@@ -25,8 +27,8 @@ struct UnixSocketPlacement: Sendable {
         guard !path.isEmpty else {
             throw APIServerError(.socketPath, "the socket path is empty")
         }
-        let parent = Self.parent(of: path)
-        try makeDirectories(parent)
+        let parent = folder(of: path)
+        do { try PrivateFolder.create(parent) } catch { throw APIServerError(.socketDirectory, error.description) }
         try removeStaleSocket(path)
         let privateDirectory = parent + "/.waymark-api-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         let placement = UnixSocketPlacement(path: path, privateDirectory: privateDirectory)
@@ -72,27 +74,6 @@ struct UnixSocketPlacement: Sendable {
     func remove(inode: ino_t) {
         var info = stat()
         if stat(path, &info) == 0, info.st_ino == inode { unlink(path) }
-    }
-
-    private static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// `mkdir -p` with mode 0700 for each directory it creates; existing ones are left alone.
-    private static func makeDirectories(_ directory: String) throws(APIServerError) {
-        var info = stat()
-        if stat(directory, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw APIServerError(.socketDirectory, "\(directory) is not a directory")
-            }
-            return
-        }
-        let parent = parent(of: directory)
-        if parent != directory { try makeDirectories(parent) }
-        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
-            throw APIServerError(.socketDirectory, "cannot create \(directory): \(errorText(errno))")
-        }
     }
 
     /// A socket file nobody answers on is left by a daemon that was killed: remove it. One that

@@ -17,11 +17,20 @@ public enum DefaultLocations {
     }
 
     /// `$XDG_RUNTIME_DIR/waymark/api.sock`, or `/run/waymark/api.sock`; without
-    /// `XDG_RUNTIME_DIR`, `/tmp/waymark-UID/api.sock`.
+    /// `XDG_RUNTIME_DIR` (a session not started by a login manager), `api.sock` in
+    /// `sharedRuntimeFolder`.
     public static func socket(system: Bool) -> String {
         if system { return "/run/waymark/api.sock" }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/waymark/api.sock" }
-        return "/tmp/waymark-\(getuid())/api.sock"
+        return sharedRuntimeFolder + "/api.sock"
+    }
+
+    /// `${TMPDIR:-/tmp}/waymark-UID`, the runtime folder when there is no `XDG_RUNTIME_DIR` (as
+    /// tmux does). It sits where every user may create folders, so the daemon uses it only when
+    /// it is a directory of this user's that no one else can reach (`PrivateFolder`).
+    public static var sharedRuntimeFolder: String {
+        let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        return (temporary.hasSuffix("/") && temporary.count > 1 ? String(temporary.dropLast()) : temporary) + "/waymark-\(geteuid())"
     }
 
     /// `$XDG_CONFIG_HOME/waymark/waymark.yaml`, or `/etc/waymark/waymark.yaml`.

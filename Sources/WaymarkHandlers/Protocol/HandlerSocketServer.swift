@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Logging
+import WaymarkStore
 
 /// The handler socket: a Unix stream socket in a private 0700 directory, JSON Lines both ways
 /// (docs/handlers.md). One thread accepts; each connection has a reading thread and a serial
@@ -20,7 +21,7 @@ public final class HandlerSocketServer: @unchecked Sendable {
     /// daemons that are gone are removed first.
     public init(base: String, logger: Logger) throws {
         self.logger = logger
-        try Self.makePrivateDirectories(base)
+        do { try PrivateFolder.create(base) } catch { throw HandlerError.cannotLaunch(error.description) }
         Self.removeStale(in: base)
         directory = base + "/daemon-\(getpid())"
         path = directory + "/handlers.sock"
@@ -71,19 +72,6 @@ public final class HandlerSocketServer: @unchecked Sendable {
     }
 
     /// Removes `daemon-PID` directories of processes that no longer exist.
-    /// Creates `directory` and any missing parents with mode 0700 (on a first run the daemon's
-    /// runtime folder, `$XDG_RUNTIME_DIR/waymark`, does not exist yet); existing ones are kept.
-    static func makePrivateDirectories(_ directory: String) throws {
-        if mkdir(directory, 0o700) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT, let slash = directory.lastIndex(of: "/"), slash != directory.startIndex else {
-            throw HandlerError.cannotLaunch("cannot create \(directory): \(String(cString: strerror(errno)))")
-        }
-        try makePrivateDirectories(String(directory[..<slash]))
-        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
-            throw HandlerError.cannotLaunch("cannot create \(directory): \(String(cString: strerror(errno)))")
-        }
-    }
-
     private static func removeStale(in base: String) {
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where entry.hasPrefix("daemon-") {
             guard let pid = pid_t(entry.dropFirst("daemon-".count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }

@@ -22,8 +22,7 @@ struct RegionsCommand: ParsableCommand {
 
         func open() throws -> WaymarkStore {
             let path = database ?? DefaultLocations.database(system: false)
-            try FileManager.default.createDirectory(
-                atPath: folder(of: path), withIntermediateDirectories: true)
+            try PrivateFolder.create(folder(of: path))
             return try WaymarkStore(path: path, logger: CommandLogging.logger("waymark.store"))
         }
 

@@ -124,8 +124,6 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.tcpPort != nil && configuration.tokenFile == nil {
             throw ValidationError("a TCP port needs a token file (--token-file or api.token_file)")
         }
-        try FileManager.default.createDirectory(
-            atPath: folder(of: configuration.database), withIntermediateDirectories: true)
         try await Daemon.run(configuration, logger: CommandLogging.logger("waymark", level: configuration.logLevel))
     }
 

@@ -72,6 +72,12 @@ extension HandlersCommand {
                     precision: approximate ? "approximate" : "precise"),
                 relaunchAfterForceQuit: !noRelaunch, backgroundRefresh: !noBackgroundRefresh, exitsOnSuspend: exitsOnSuspend,
                 limits: HandlerLimits(budget: budget, maximumBackgroundTime: maximumBackgroundTime, memoryBytes: memoryLimit))
+            if let client = store.daemon() {
+                // The running daemon registers it in its own database and routes events to it at once.
+                _ = try RegionsCommand.call(client, "POST", "/v1/handlers?replace=\(replace)", body: Array(try registration.encoded().utf8))
+                print("registered handler '\(name)'")
+                return
+            }
             let database = try store.open()
             do {
                 try registration.validate { try database.region(identifier: $0) }

@@ -10,10 +10,13 @@ public final class BackgroundProcess: @unchecked Sendable {
     private var stdoutData = Data()
     private var stderrData = Data()
 
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
+    public init(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, currentDirectory: URL? = nil
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice

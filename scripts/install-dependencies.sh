@@ -16,6 +16,8 @@ packages=(
     spatialite-bin gdal-bin python3 python3-gpxpy python3-geographiclib python3-jsonschema python3-yaml sqlite3
     # exports are read back by gpsbabel too, and validated against their XML schemas by xmllint
     gpsbabel libxml2-utils
+    # the README's API examples, which a test runs as written
+    curl
 )
 
 # The GPX 1.1 and OGC KML 2.2 schemas (with KML's Atom and xAL imports) that the export tests

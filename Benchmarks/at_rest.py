@@ -22,23 +22,39 @@ def free_port():
 
 
 def sample(pid):
-    """(cpu seconds, voluntary context switches, threads, switches by thread name) of pid."""
+    """{thread id: (name, cpu seconds, voluntary context switches)} of pid's threads."""
     ticks = os.sysconf("SC_CLK_TCK")
-    cpu, switches, threads, named = 0.0, 0, 0, {}
+    threads = {}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             stat = open(f"/proc/{pid}/task/{task}/stat").read()
             fields = stat[stat.rindex(")") + 2:].split()
-            cpu += (int(fields[11]) + int(fields[12])) / ticks
-            name = open(f"/proc/{pid}/task/{task}/comm").read().strip() + "#" + task
-            for line in open(f"/proc/{pid}/task/{task}/status"):
-                if line.startswith("voluntary_ctxt_switches:"):
-                    switches += int(line.split()[1])
-                    named[name] = int(line.split()[1])
-            threads += 1
+            cpu = (int(fields[11]) + int(fields[12])) / ticks
+            name = open(f"/proc/{pid}/task/{task}/comm").read().strip()
+            switches = next(int(line.split()[1]) for line in open(f"/proc/{pid}/task/{task}/status")
+                            if line.startswith("voluntary_ctxt_switches:"))
+            threads[task] = (name, cpu, switches)
         except (FileNotFoundError, ProcessLookupError):
             continue
-    return cpu, switches, threads, named
+    return threads
+
+
+def window(before, after):
+    """CPU seconds, wake-ups and wake-ups by thread name between two samples. A thread that
+    started in between counts from zero; one that ended in between is lost (the runtime's
+    worker threads come and go), so the figures are a floor, never negative."""
+    cpu, wakeups, named = 0.0, 0, {}
+    for task, (name, task_cpu, switches) in after.items():
+        _, cpu0, switches0 = before.get(task, (name, 0.0, 0))
+        cpu += task_cpu - cpu0
+        wakeups += switches - switches0
+        named[name] = named.get(name, 0) + switches - switches0
+    return cpu, wakeups, named
+
+
+def by_thread(named, elapsed):
+    """Wake-ups per second by thread name, busiest first."""
+    return {name: round(count / elapsed, 2) for name, count in sorted(named.items(), key=lambda item: -item[1]) if count > 0}
 
 
 def rss_mb(pid):
@@ -52,8 +68,13 @@ work = tempfile.mkdtemp(prefix="waymark-rest-")
 home = os.path.join(work, "home")
 os.makedirs(home)
 port = free_port()
-gpsd = subprocess.Popen(["gpsd", "-N", "-S", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+# With no device gpsd needs a control socket, or it exits at once ("can't run with neither control
+# socket nor devices") and the daemon would be measured retrying a gpsd that is not there.
+gpsd = subprocess.Popen(["gpsd", "-N", "-F", os.path.join(work, "gpsd.sock"), "-S", str(port)],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 time.sleep(0.5)
+if gpsd.poll() is not None:
+    raise SystemExit(f"gpsd exited at start (status {gpsd.returncode})")
 environment = dict(os.environ, HOME=home, XDG_DATA_HOME=os.path.join(home, ".local/share"),
                    XDG_RUNTIME_DIR=os.path.join(work, "run"))
 os.makedirs(environment["XDG_RUNTIME_DIR"], mode=0o700)
@@ -61,20 +82,18 @@ daemon = subprocess.Popen([args.waymark, "serve", "--gpsd", f"127.0.0.1:{port}"]
                           stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "daemon.log"), "w"))
 try:
     time.sleep(5)
-    cpu0, switches0, _, named0 = sample(daemon.pid)
+    before = sample(daemon.pid)
     start = time.monotonic()
     time.sleep(args.seconds)
-    cpu1, switches1, threads, named1 = sample(daemon.pid)
+    after = sample(daemon.pid)
     elapsed = time.monotonic() - start
+    cpu, wakeups, named = window(before, after)
     print(json.dumps({"benchmark": "at_rest", "seconds": round(elapsed, 1),
-                      "cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 3),
-                      "wakeups_per_second": round((switches1 - switches0) / elapsed, 2),
-                      "rss_mb": round(rss_mb(daemon.pid), 1), "threads": threads,
-                      "wakeups_per_second_by_thread": {
-                          name.split("#")[0]: round((count - named0.get(name, 0)) / elapsed, 2)
-                          for name, count in sorted(named1.items(), key=lambda item: named0.get(item[0], 0) - item[1])
-                          if count > named0.get(name, 0)},
-                      "running": daemon.poll() is None}))
+                      "cpu_percent": round(100 * cpu / elapsed, 3),
+                      "wakeups_per_second": round(wakeups / elapsed, 2),
+                      "rss_mb": round(rss_mb(daemon.pid), 1), "threads": len(after),
+                      "wakeups_per_second_by_thread": by_thread(named, elapsed),
+                      "running": daemon.poll() is None, "gpsd_running": gpsd.poll() is None}))
 finally:
     daemon.terminate(); daemon.wait(10)
     gpsd.terminate(); gpsd.wait(10)

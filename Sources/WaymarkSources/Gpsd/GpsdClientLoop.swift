@@ -12,8 +12,9 @@ import Musl
 /// with backoff when the connection is lost, until a stop is requested.
 ///
 /// It owns the `gps_data_t` (about 24 KB, not Sendable), allocated once and used only on this
-/// thread; every libgps call blocks this thread and no other. Waits are short (50 ms), so
-/// `stop()` and `setWatching(_:)` take effect within about that long.
+/// thread; every libgps call blocks this thread and no other. While connected it sleeps in one
+/// `poll` on gpsd's socket and the control's wake pipe, with no timeout: a quiet gpsd costs no
+/// wake-ups, and `stop()` and `setWatching(_:)` take effect at once.
 final class GpsdClientLoop {
     /// Everything the thread needs from the source; all of it may cross threads.
     struct Configuration: Sendable {
@@ -34,9 +35,6 @@ final class GpsdClientLoop {
     /// Longest line copied out of libgps; a longer one is cut, loses its closing brace and is
     /// skipped as malformed. gpsd's largest reports (SKY with every satellite) are a few KB.
     static let messageCapacity = 16 * 1024
-    /// How long one wait for data lasts, in microseconds (`gps_waiting`'s unit).
-    static let waitMicroseconds: Int32 = 50_000
-
     private let configuration: Configuration
     private let logger: Logger
     private let data: UnsafeMutablePointer<gps_data_t>
@@ -144,12 +142,13 @@ final class GpsdClientLoop {
             }
 
             errno = 0
-            guard gps_waiting(data, Self.waitMicroseconds) else {
+            guard gps_waiting(data, 0) else {
                 // gps_waiting folds errors into "nothing waiting"; errno tells them apart.
                 let code = errno
                 if code != 0 && code != EINTR && code != EAGAIN {
                     return .lost("waiting for gpsd failed: \(describeErrno(code))")
                 }
+                sleepUntilGpsdOrWish()
                 continue
             }
             errno = 0
@@ -158,12 +157,22 @@ final class GpsdClientLoop {
             if length == 0 {
                 // Part of a line is buffered; gps_waiting would say "ready" at once, so wait
                 // on the socket itself for the rest.
-                var descriptor = pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, Int32(Self.waitMicroseconds / 1000))
+                sleepUntilGpsdOrWish()
                 continue
             }
             handleMessage()
         }
+    }
+
+    /// Blocks until gpsd's socket has something (data, end of stream, an error) or a wish
+    /// changed; a signal ends it early, which the loop treats like a wish.
+    private func sleepUntilGpsdOrWish() {
+        var descriptors = [
+            pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: configuration.control.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        _ = poll(&descriptors, nfds_t(descriptors.count), -1)
+        configuration.control.drainWakes()
     }
 
     /// Why gps_read returned -1: end of stream, a socket error, or a line longer than libgps'

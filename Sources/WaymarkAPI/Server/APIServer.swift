@@ -79,9 +79,9 @@ public struct APIServer: Service {
         let logger = self.logger
         let socketPath = configuration.socketPath
 
-        let unixApp = Application(
-            router: Self.makeRouter(backend: backend, configuration: configuration),
-            configuration: .init(address: .unixDomainSocket(path: placement.bindPath), serverName: nil),
+        let unixApp = APIListener(
+            responder: Self.makeRouter(backend: backend, configuration: configuration).buildResponder(),
+            address: .unixDomainSocket(path: placement.bindPath), logger: logger,
             onServerRunning: { _ in
                 do throws(APIServerError) {
                     let inode = try placement.publish()
@@ -98,19 +98,17 @@ public struct APIServer: Service {
                     }
                     failure.yield(error)
                 }
-            },
-            logger: logger)
-        let tcpApp: Application<RouterResponder<BasicRequestContext>>?
+            })
+        let tcpApp: APIListener<RouterResponder<BasicRequestContext>>?
         if let port = configuration.tcpPort, let token = configuration.token {
-            tcpApp = Application(
-                router: Self.makeRouter(backend: backend, configuration: configuration, token: token),
-                configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            tcpApp = APIListener(
+                responder: Self.makeRouter(backend: backend, configuration: configuration, token: token).buildResponder(),
+                address: .hostname("127.0.0.1", port: port), logger: logger,
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? port
                     logger.info("API listening", metadata: ["api.tcp": "127.0.0.1:\(port)"])
                     await ready.listening(tcpPort: port)
-                },
-                logger: logger)
+                })
         } else {
             tcpApp = nil
         }

@@ -1,0 +1,62 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One HTTP/1.1 listener serving the API's router: what Hummingbird's `Application` does,
+/// without its date cache, a timer that wakes the process every second to keep the `Date`
+/// header current. An idle daemon should sleep until something happens (docs/semantics.md §4,
+/// BENCHMARKS.md "at rest"); the header is formatted per response instead, which the local,
+/// low-rate API does not notice.
+struct APIListener<Responder: HTTPResponder>: Service where Responder.Context == BasicRequestContext {
+    let responder: Responder
+    let address: BindAddress
+    let logger: Logger
+    let onServerRunning: @Sendable (any Channel) async -> Void
+
+    func run() async throws {
+        let responder = self.responder
+        let logger = self.logger
+        let server = try HTTPServerBuilder.http1().buildServer(
+            configuration: ServerConfiguration(address: address, serverName: nil),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: logger,
+            responder: { request, writer, channel in
+                let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                var response: Response
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch {
+                    logger.debug("unhandled error in the API", metadata: ["error": "\(error)"])
+                    response = Response(status: .internalServerError)
+                }
+                response.headers[.date] = HTTPDate.now()
+                try await writer.write(response: response.head, body: response.body)
+            },
+            onServerRunning: onServerRunning)
+        try await server.run()
+    }
+}
+
+/// The `Date` header's format (RFC 9110 §5.6.7, IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.
+enum HTTPDate {
+    private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    static func now() -> String { format(secondsSince1970: time(nil)) }
+
+    static func format(secondsSince1970 seconds: time_t) -> String {
+        var clock = seconds
+        var parts = tm()
+        gmtime_r(&clock, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}

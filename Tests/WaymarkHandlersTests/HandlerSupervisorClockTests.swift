@@ -25,7 +25,7 @@ import WaymarkTestSupport
             store: store, socketPath: directory.path("handlers.sock"),
             queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }), clock: clock, logger: Self.quiet)
         try await supervisor.reload()
-        _ = try store.enqueueHandlerEvents([("sleeper", clock.now, "region", "{}")], at: clock.now)
+        _ = try store.enqueueHandlerEvents([.init(handler: "sleeper", time: clock.now, kind: .region, record: "{}")], at: clock.now)
         await supervisor.eventsQueued(for: "sleeper", reason: "region")
         let pid = Int32(try #require(await Self.status(supervisor)["pid"] as? Int))
         defer { kill(pid, SIGKILL) }

@@ -14,7 +14,7 @@ struct HandlerRouter: Sendable {
     struct Delivery: Sendable, Equatable {
         var handler: String
         var time: Timestamp
-        var kind: String
+        var kind: EventKind
         var record: String
     }
 
@@ -61,15 +61,15 @@ struct HandlerRouter: Sendable {
         switch event {
         case .region(let transition):
             return registrations.filter { $0.subscription.wantsRegion(transition.identifier) }.map {
-                Delivery(handler: $0.name, time: time, kind: "region", record: event.record)
+                Delivery(handler: $0.name, time: time, kind: .region, record: event.record)
             }
         case .beacon(let transition):
             return registrations.filter { $0.subscription.wantsBeacon(transition.identifier) }.map {
-                Delivery(handler: $0.name, time: time, kind: "beacon", record: event.record)
+                Delivery(handler: $0.name, time: time, kind: .beacon, record: event.record)
             }
         case .service(_, .handler(let name)), .ranging(_, _, .handler(let name)):
             guard byName[name] != nil else { return [] }
-            return [Delivery(handler: name, time: time, kind: event.kind.rawValue, record: event.record)]
+            return [Delivery(handler: name, time: time, kind: event.kind, record: event.record)]
         default:
             return []
         }

@@ -210,7 +210,7 @@ public actor LivePipeline {
                 for entry in committed.entries { feed.publish(entry) }
                 guard let supervisor, !newest.isEmpty else { return }
                 Task {
-                    for (handler, reason) in newest { await supervisor.eventsQueued(for: handler, reason: reason) }
+                    for (handler, reason) in newest { await supervisor.eventsQueued(for: handler, reason: reason.rawValue) }
                 }
             case .failure(let error):
                 logger.error("Cannot record a burst of fixes and events", metadata: ["error": "\(error)"])

@@ -20,7 +20,7 @@ struct WriteBatch {
     /// Handler events queued.
     private(set) var queuedCount = 0
     /// Per handler with events queued, the kind of its newest (its launch reason).
-    private var newest: [String: String] = [:]
+    private var newest: [String: EventKind] = [:]
     /// Counts that do not wait for a commit (drops, advertisements).
     private(set) var counts: [String: Int] = [:]
 
@@ -55,7 +55,7 @@ struct WriteBatch {
     }
 
     /// Handlers to tell, in name order, with the reason to launch them for.
-    var newestReasons: [(String, String)] { newest.sorted { $0.key < $1.key } }
+    var newestReasons: [(String, EventKind)] { newest.sorted { $0.key < $1.key } }
 
     mutating func count(_ name: String, by amount: Int = 1) { counts[name, default: 0] += amount }
 

@@ -46,10 +46,9 @@ extension HandlerSupervisor {
     /// The kind of the oldest unacknowledged event that may wake the handler: any but
     /// `ranging`, which is only for a handler that runs anyway (ranging wakes no app on iOS).
     func oldestUnacknowledgedKind(_ name: String) -> String? {
-        (try? store.unacknowledgedEvents(handler: name))?.first { $0.kind != Self.rangingKind }?.kind
+        (try? store.unacknowledgedEvents(handler: name))?.first { $0.kind != .ranging }?.kind.rawValue
     }
 
-    static let rangingKind = "ranging"
     /// Ranging reports queued longer ago than this when their turn comes are dropped, not sent.
     static let rangingFreshness = 5.0
 
@@ -67,14 +66,14 @@ extension HandlerSupervisor {
         let now = clock.now
         var sent: [Int64] = []
         for event in events {
-            if event.kind == Self.rangingKind && now.seconds(since: event.queuedAt) > Self.rangingFreshness {
+            if event.kind == .ranging && now.seconds(since: event.queuedAt) > Self.rangingFreshness {
                 _ = try? store.acknowledgeEvent(handler: name, id: event.id, at: now)  // stale: dropped
                 continue
             }
             // Counted before it goes out: a daemon killed once the handler has it still
             // resends it with a higher attempt (docs/semantics.md §1.6).
             try? store.markDelivered(eventID: event.id)
-            connection.send(HandlerReply.event(id: event.id, attempt: event.attempts + 1, reason: event.kind, record: event.record))
+            connection.send(HandlerReply.event(id: event.id, attempt: event.attempts + 1, reason: event.kind.rawValue, record: event.record))
             sent.append(event.id)
         }
         feed(.delivered(handler: name, sent: sent, through: last.id))

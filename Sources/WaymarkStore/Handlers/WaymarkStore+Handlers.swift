@@ -21,7 +21,7 @@ public struct QueuedHandlerEvent: Sendable, Equatable {
     public var handler: String
     public var time: Timestamp
     /// The launch reason it carries: `region`, `significantChange`, `visit`, `location`, …
-    public var kind: String
+    public var kind: EventKind
     /// The event's JSON object, as replay prints it.
     public var record: String
     /// Deliveries before this one (a repeat carries the same id).
@@ -76,7 +76,7 @@ extension WaymarkStore {
 
     /// Queues events durably (one transaction, synchronous=FULL) and returns their ids.
     public func enqueueHandlerEvents(
-        _ events: [(handler: String, time: Timestamp, kind: String, record: String)], at now: Timestamp
+        _ events: [QueuedHandlerEvent.New], at now: Timestamp
     ) throws -> [Int64] {
         guard !events.isEmpty else { return [] }
         return try writeHistory(synchronous: .full, doing: "queuing handler events") { db in
@@ -90,11 +90,11 @@ extension WaymarkStore {
 
     /// Inserts one queued handler event in the caller's transaction and returns its id.
     static func insertHandlerEvent(
-        _ handler: String, time: Timestamp, kind: String, record: String, queuedAt now: Timestamp, _ db: Database
+        _ handler: String, time: Timestamp, kind: EventKind, record: String, queuedAt now: Timestamp, _ db: Database
     ) throws -> Int64 {
         try db.cachedStatement(
             sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns) VALUES (?, ?, ?, ?, ?)"
-        ).execute(arguments: [handler, time.nanosecondsSince1970, kind, record, now.nanosecondsSince1970])
+        ).execute(arguments: [handler, time.nanosecondsSince1970, kind.rawValue, record, now.nanosecondsSince1970])
         return db.lastInsertedRowID
     }
 
@@ -108,11 +108,17 @@ extension WaymarkStore {
                     WHERE handler = ? AND acked_ns IS NULL AND id > ? ORDER BY id LIMIT ?
                     """,
                 arguments: [handler, afterID, limit]
-            ).map {
-                QueuedHandlerEvent(
-                    id: $0["id"], handler: $0["handler"], time: Timestamp(nanosecondsSince1970: $0["time_ns"]),
-                    kind: $0["kind"], record: $0["record"], attempts: $0["attempts"],
-                    queuedAt: Timestamp(nanosecondsSince1970: $0["queued_ns"]))
+            ).map { row in
+                let id: Int64 = row["id"]
+                let kindText: String = row["kind"]
+                // A kind no Waymark version writes is an error naming the row, not a launch reason.
+                guard let kind = EventKind(rawValue: kindText) else {
+                    throw StoreError(code: .database, message: "handler event \(id): unknown kind '\(kindText)'")
+                }
+                return QueuedHandlerEvent(
+                    id: id, handler: row["handler"], time: Timestamp(nanosecondsSince1970: row["time_ns"]),
+                    kind: kind, record: row["record"], attempts: row["attempts"],
+                    queuedAt: Timestamp(nanosecondsSince1970: row["queued_ns"]))
             }
         }
     }

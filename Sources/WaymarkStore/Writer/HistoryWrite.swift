@@ -37,11 +37,11 @@ extension QueuedHandlerEvent {
         /// The event's own time (a replay's past, say).
         public var time: Timestamp
         /// The launch reason it carries: `region`, `significantChange`, `visit`, `location`, …
-        public var kind: String
+        public var kind: EventKind
         /// The event's JSON object, as replay prints it.
         public var record: String
 
-        public init(handler: String, time: Timestamp, kind: String, record: String) {
+        public init(handler: String, time: Timestamp, kind: EventKind, record: String) {
             self.handler = handler
             self.time = time
             self.kind = kind

@@ -248,7 +248,7 @@ import WaymarkTestSupport
         try store.importRegions(Sample.all, replace: false)
         try store.saveHandler(name: "logger", registrationJSON: "{}", replace: false, at: HistorySample.at(0))
         let writer = StoreWriter(store: store, logger: quietLogger)
-        let event = QueuedHandlerEvent.New(handler: "logger", time: HistorySample.at(5), kind: "region", record: #"{"kind":"region"}"#)
+        let event = QueuedHandlerEvent.New(handler: "logger", time: HistorySample.at(5), kind: .region, record: #"{"kind":"region"}"#)
         let ids = try await writer.write(
             [
                 .regionStates([SavedRegionState(identifier: "eiffel", inside: true, since: HistorySample.at(4))], at: HistorySample.at(5)),
@@ -260,7 +260,7 @@ import WaymarkTestSupport
         #expect(try store.regionStates().map(\.identifier) == ["eiffel"])
 
         // An event for a handler that does not exist: refused, and the states saved with it go too.
-        let ghost = QueuedHandlerEvent.New(handler: "ghost", time: HistorySample.at(8), kind: "region", record: "{}")
+        let ghost = QueuedHandlerEvent.New(handler: "ghost", time: HistorySample.at(8), kind: .region, record: "{}")
         await #expect(throws: StoreError.self) {
             try await writer.write(
                 [

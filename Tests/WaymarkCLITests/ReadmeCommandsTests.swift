@@ -72,31 +72,27 @@ import WaymarkTestSupport
     }
 }
 
-/// The newcomer's machine for the README test: its folders, its environment and the script that
-/// runs the blocks.
+/// The newcomer's machine for the README test: a fresh session with a runtime folder (the
+/// README's curl commands use `$XDG_RUNTIME_DIR`), a working folder holding the sample data, and
+/// the script that runs the blocks.
 struct ReadmeSession {
-    let directory: TemporaryDirectory
+    let fresh: FreshSession
     let work: URL
-    let environment: [String: String]
+    var directory: TemporaryDirectory { fresh.directory }
+    var environment: [String: String] { fresh.environment }
 
     init() throws {
-        directory = try TemporaryDirectory()
+        fresh = try FreshSession(.emptyFolder)
         let files = FileManager.default
-        work = URL(fileURLWithPath: directory.path("work"))
-        for folder in ["home", "run", "work/.build/release", "outputs"] {
-            try files.createDirectory(atPath: directory.path(folder), withIntermediateDirectories: true)
+        work = URL(fileURLWithPath: fresh.directory.path("work"))
+        for folder in ["work/.build/release", "outputs"] {
+            try files.createDirectory(atPath: fresh.directory.path(folder), withIntermediateDirectories: true)
         }
-        chmod(directory.path("run"), 0o700)
         for sample in ["Tracks", "Regions", "Beacons", "examples"] {
             try files.createSymbolicLink(
                 atPath: work.path + "/" + sample, withDestinationPath: ProjectPaths.repositoryRoot.path + "/" + sample)
         }
         try files.createSymbolicLink(atPath: work.path + "/.build/release/waymark", withDestinationPath: ProjectPaths.waymarkExecutable.path)
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "WAYMARK_LOG_LEVEL", "TMPDIR"] { environment[key] = nil }
-        environment["HOME"] = directory.path("home")
-        environment["XDG_RUNTIME_DIR"] = directory.path("run")
-        self.environment = environment
     }
 
     /// The shell's process group (and session), which it writes down first.

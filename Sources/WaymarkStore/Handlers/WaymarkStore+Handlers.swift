@@ -110,14 +110,9 @@ extension WaymarkStore {
                 arguments: [handler, afterID, limit]
             ).map { row in
                 let id: Int64 = row["id"]
-                let kindText: String = row["kind"]
-                // A kind no Waymark version writes is an error naming the row, not a launch reason.
-                guard let kind = EventKind(rawValue: kindText) else {
-                    throw StoreError(code: .database, message: "handler event \(id): unknown kind '\(kindText)'")
-                }
                 return QueuedHandlerEvent(
                     id: id, handler: row["handler"], time: Timestamp(nanosecondsSince1970: row["time_ns"]),
-                    kind: kind, record: row["record"], attempts: row["attempts"],
+                    kind: try Self.storedKind(row, of: "handler event \(id)"), record: row["record"], attempts: row["attempts"],
                     queuedAt: Timestamp(nanosecondsSince1970: row["queued_ns"]))
             }
         }

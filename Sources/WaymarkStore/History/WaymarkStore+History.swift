@@ -353,6 +353,16 @@ extension WaymarkStore {
             source: row["source"])
     }
 
+    /// The `kind` column of an `events` or `handler_events` row (`what` names it); a kind no
+    /// Waymark version writes is an error naming the row, never passed on as text.
+    static func storedKind(_ row: Row, of what: String) throws -> EventKind {
+        let text: String = row["kind"]
+        guard let kind = EventKind(rawValue: text) else {
+            throw StoreError(code: .database, message: "\(what): unknown kind '\(text)'")
+        }
+        return kind
+    }
+
     /// An `events` row, its kind and transition typed; a value no Waymark version writes is an
     /// error naming the row.
     static func storedEvent(_ row: Row) throws -> StoredEvent {
@@ -361,10 +371,7 @@ extension WaymarkStore {
         var coordinate: Coordinate? = nil
         if let latitude, let longitude { coordinate = Coordinate(latitude: latitude, longitude: longitude) }
         let id: Int64 = row["id"]
-        let kindText: String = row["kind"]
-        guard let kind = EventKind(rawValue: kindText) else {
-            throw StoreError(code: .database, message: "event \(id): unknown kind '\(kindText)'")
-        }
+        let kind = try storedKind(row, of: "event \(id)")
         let transitionText: String? = row["transition"]
         let transition = try transitionText.map { text in
             guard let transition = RegionTransition.Kind(rawValue: text) else {

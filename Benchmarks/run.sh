@@ -61,8 +61,8 @@ for file in "$shared/gpx/testneighboursearch.gpx" "$big"; do
         ogr2ogr -f GeoJSON /vsistdout/ "$file" tracks
 done
 
-echo "# Handlers: event latency to a running handler, cold launch to first event, fan-out to 100 handlers" >&2
-/usr/bin/python3 Benchmarks/handlers.py "$waymark" --handlers "$([ "$repeat" = 1 ] && echo 20 || echo 100)" --fixes 300
+echo "# Handlers: event latency to a running handler, cold launch to first event, fan-out to 20 running handlers" >&2
+/usr/bin/python3 Benchmarks/handlers.py "$waymark" --handlers 20 --fixes 300 --fan-out-fixes "$([ "$repeat" = 1 ] && echo 2000 || echo 10000)"
 
 echo "# Beacons: iBeacon advertisements through parsing (baseline), the beacon monitor, and ranging" >&2
 "$waymark" bench beacons --packets "$([ "$repeat" = 1 ] && echo 100000 || echo 1000000)" --repeat "$repeat"

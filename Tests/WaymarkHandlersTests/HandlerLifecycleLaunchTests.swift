@@ -27,6 +27,7 @@ import WaymarkHandlers
         #expect(driver.lifecycle.nextDeadline == LifecycleDriver.time(7_700))  // 4 s
         driver.run(until: 7_700)
         driver.at(7_800, .connected(handler: "a"))
+        driver.at(7_850, .delivered(handler: "a", sent: [1], through: 1))
         driver.at(7_900, .acknowledged(handler: "a", id: 1))
         driver.at(8_000, .exited(handler: "a", code: 1, signal: nil))
         #expect(driver.lifecycle.nextDeadline == LifecycleDriver.time(9_000))  // back to 1 s

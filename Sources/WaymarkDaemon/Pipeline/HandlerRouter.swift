@@ -58,20 +58,19 @@ struct HandlerRouter: Sendable {
     /// Who is given `event`, with the record they are given.
     func deliveries(for event: LocationEvent) -> [Delivery] {
         guard !registrations.isEmpty, let time = event.time else { return [] }
+        let handlers: [String]
         switch event {
         case .region(let transition):
-            return registrations.filter { $0.subscription.wantsRegion(transition.identifier) }.map {
-                Delivery(handler: $0.name, time: time, kind: .region, record: event.record)
-            }
+            handlers = registrations.filter { $0.subscription.wantsRegion(transition.identifier) }.map(\.name)
         case .beacon(let transition):
-            return registrations.filter { $0.subscription.wantsBeacon(transition.identifier) }.map {
-                Delivery(handler: $0.name, time: time, kind: .beacon, record: event.record)
-            }
+            handlers = registrations.filter { $0.subscription.wantsBeacon(transition.identifier) }.map(\.name)
         case .service(_, .handler(let name)), .ranging(_, _, .handler(let name)):
-            guard byName[name] != nil else { return [] }
-            return [Delivery(handler: name, time: time, kind: event.kind, record: event.record)]
+            handlers = byName[name] == nil ? [] : [name]
         default:
-            return []
+            handlers = []
         }
+        guard !handlers.isEmpty else { return [] }
+        let record = event.record  // built once, however many handlers are given it
+        return handlers.map { Delivery(handler: $0, time: time, kind: event.kind, record: record) }
     }
 }

@@ -209,9 +209,7 @@ public actor LivePipeline {
                 board.count(counts)
                 for entry in committed.entries { feed.publish(entry) }
                 guard let supervisor, !newest.isEmpty else { return }
-                Task {
-                    for (handler, reason) in newest { await supervisor.eventsQueued(for: handler, reason: reason.rawValue) }
-                }
+                supervisor.eventsQueued(newest.map { (handler: $0.0, reason: $0.1.rawValue) })
             case .failure(let error):
                 logger.error("Cannot record a burst of fixes and events", metadata: ["error": "\(error)"])
                 board.count("storeErrors")

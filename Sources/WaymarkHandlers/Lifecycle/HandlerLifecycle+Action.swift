@@ -23,6 +23,9 @@ extension HandlerLifecycle {
         case recordSession(handler: String, HandlerSession)
         /// Store its force-quit mark.
         case persistForceQuit(handler: String, Bool)
+        /// Store its acknowledgement of event `id` (the shell may batch these; it must store
+        /// them before it next reads the handler's queue).
+        case storeAcknowledgement(handler: String, id: Int64)
     }
 
     /// A message from the daemon to a handler (docs/handlers.md).

@@ -26,6 +26,8 @@ extension HandlerLifecycle {
         /// are unacknowledged.
         var lastSent: Int64 = 0
         var unacknowledgedSent: Set<Int64> = []
+        /// The last delivery filled its window: more events wait in the store.
+        var moreQueued = false
         /// Consecutive crashes, and the earliest time of the next launch after one.
         public internal(set) var crashes = 0
         public internal(set) var notBefore: Timestamp?

@@ -22,8 +22,10 @@ extension HandlerLifecycle {
         /// handler started by hand).
         case connected(handler: String)
         case disconnected(handler: String)
-        /// The answer to `deliver`: the events sent, and the last id read (sent or dropped).
-        case delivered(handler: String, sent: [Int64], through: Int64)
+        /// The answer to `deliver`: the events sent, the last id read (sent or dropped), and
+        /// whether more were queued than one `deliveryWindow` (they follow as acknowledgements
+        /// come in).
+        case delivered(handler: String, sent: [Int64], through: Int64, more: Bool = false)
         /// It acknowledged an event the store still held for it.
         case acknowledged(handler: String, id: Int64)
         case beginBackgroundTask(handler: String, name: String)

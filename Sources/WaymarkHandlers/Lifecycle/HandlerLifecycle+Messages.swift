@@ -26,26 +26,39 @@ extension HandlerLifecycle {
         if !handler.running && handler.state == .active { transition(name, to: .notRunning, reason: "disconnected") }
     }
 
+    /// Events in flight to one handler at most: a delivery reads this many from the store, and
+    /// the next is read once half of them are acknowledged. A backlog (a handler that was
+    /// suspended for an hour) neither sits in the daemon's memory nor floods the socket.
+    public static let deliveryWindow = 256
+
     /// Asks the shell to send what this connection has not been sent.
     mutating func deliver(_ name: String) {
         guard let handler = handlers[name], handler.connected else { return }
+        handlers[name]!.moreQueued = false
         actions.append(.deliver(handler: name, after: handler.lastSent))
     }
 
-    mutating func delivered(_ name: String, sent: [Int64], through: Int64) {
+    mutating func delivered(_ name: String, sent: [Int64], through: Int64, more: Bool) {
         guard handlers[name] != nil else { return }
         handlers[name]!.lastSent = max(handlers[name]!.lastSent, through)
         handlers[name]!.unacknowledgedSent.formUnion(sent)
         handlers[name]!.counters.delivered += sent.count
+        handlers[name]!.moreQueued = more
+        // A window of stale ranging reports only: nothing to wait for, read on.
+        if more && handlers[name]!.unacknowledgedSent.count <= Self.deliveryWindow / 2 { deliver(name) }
     }
 
-    /// An acknowledgement is work done for the period, and ends a crash loop (docs/semantics.md §1.5).
+    /// An acknowledgement is work done for the period, and ends a crash loop (docs/semantics.md
+    /// §1.5). Only an event sent on this connection and not yet acknowledged counts; any other
+    /// id (a repeat, an event of an earlier connection, one never sent) changes nothing.
     mutating func acknowledged(_ name: String, id: Int64) {
-        guard handlers[name] != nil else { return }
+        guard handlers[name]?.unacknowledgedSent.remove(id) != nil else { return }
         handlers[name]!.counters.acknowledged += 1
         handlers[name]!.crashes = 0
-        handlers[name]!.unacknowledgedSent.remove(id)
         noteWork(name, acknowledged: true)
+        actions.append(.storeAcknowledgement(handler: name, id: id))
+        let handler = handlers[name]!
+        if handler.moreQueued && handler.unacknowledgedSent.count <= Self.deliveryWindow / 2 { deliver(name) }
     }
 
     /// A unique token; while it is open the deadline is the cap on background time (docs/semantics.md §1.2).

@@ -41,9 +41,16 @@ public struct HandlerLifecycle: Sendable {
     /// Applies `input`, which happened at `now`, then the rules that fall due by `now`, and
     /// returns what the shell must do, in order.
     public mutating func handle(_ input: Input, at now: Timestamp) -> [Action] {
+        handle([input], at: now)
+    }
+
+    /// Applies `inputs` in order, all at `now`, then the rules that fall due by `now`: the
+    /// same actions as handling them one by one at that instant, for a burst (acknowledgements
+    /// read together, events committed together) at the cost of one pass over the deadlines.
+    public mutating func handle(_ inputs: [Input], at now: Timestamp) -> [Action] {
         self.now = now
         actions = []
-        apply(input)
+        for input in inputs { apply(input) }
         advance()
         let result = actions
         actions = []
@@ -60,7 +67,7 @@ public struct HandlerLifecycle: Sendable {
         case .exited(let name, let code, let signal): exited(name, code: code, signal: signal)
         case .connected(let name): connected(name)
         case .disconnected(let name): disconnected(name)
-        case .delivered(let name, let sent, let through): delivered(name, sent: sent, through: through)
+        case .delivered(let name, let sent, let through, let more): delivered(name, sent: sent, through: through, more: more)
         case .acknowledged(let name, let id): acknowledged(name, id: id)
         case .beginBackgroundTask(let name, let taskName): beginBackgroundTask(name, taskName: taskName)
         case .endBackgroundTask(let name, let token): endBackgroundTask(name, token: token)

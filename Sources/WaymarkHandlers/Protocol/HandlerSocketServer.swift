@@ -104,9 +104,10 @@ public final class HandlerConnection: @unchecked Sendable, Hashable {
 
     init(fd: Int32) { self.fd = fd }
 
-    /// Reads lines until the peer closes or `close` is called; each line (without its newline)
-    /// goes to `line`, then `ended` runs once. Lines over 1 MiB end the connection.
-    public func readLines(_ line: @escaping @Sendable (String) -> Void, ended: @escaping @Sendable () -> Void) {
+    /// Reads lines until the peer closes or `close` is called; the complete lines of each read
+    /// (without their newlines, in order) go to `lines` together, then `ended` runs once.
+    /// Lines over 1 MiB end the connection.
+    public func readLines(_ lines: @escaping @Sendable ([String]) -> Void, ended: @escaping @Sendable () -> Void) {
         let thread = Thread { [self] in
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -115,9 +116,9 @@ public final class HandlerConnection: @unchecked Sendable, Hashable {
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 pending.append(contentsOf: buffer[0..<count])
-                while let newline = pending.firstIndex(of: 10) {
-                    line(String(decoding: pending[..<newline], as: UTF8.self))
-                    pending.removeSubrange(...newline)
+                if let end = pending.lastIndex(of: 10) {
+                    lines(pending[..<end].split(separator: 10, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) })
+                    pending.removeSubrange(...end)
                 }
                 if pending.count > 1 << 20 { break reading }
             }
@@ -133,8 +134,18 @@ public final class HandlerConnection: @unchecked Sendable, Hashable {
     }
 
     /// Queues `line` (a newline is added). Never blocks the caller.
-    public func send(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
+    public func send(_ line: String) { send(lines: [line]) }
+
+    /// Queues `lines` to go out together (a newline after each). Never blocks the caller.
+    public func send(lines: [String]) {
+        guard !lines.isEmpty else { return }
+        var joined: [UInt8] = []
+        joined.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+        for line in lines {
+            joined.append(contentsOf: line.utf8)
+            joined.append(10)
+        }
+        let bytes = joined
         writes.async { [self] in
             var offset = 0
             while open && offset < bytes.count {

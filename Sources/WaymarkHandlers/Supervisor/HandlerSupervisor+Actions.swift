@@ -24,7 +24,7 @@ extension HandlerSupervisor {
         case .send(let name, let message):
             connections[name]?.send(message.line(handler: name))
         case .deliver(let name, let after):
-            deliver(name, after: after)
+            stageDelivery(name, after: after)
         case .readQueue(let name):
             feed(.queueRead(handler: name, wakingKind: oldestUnacknowledgedKind(name)))
         case .close(let name):
@@ -40,43 +40,93 @@ extension HandlerSupervisor {
             record(session, handler: name)
         case .persistForceQuit(let name, let value):
             _ = try? store.setForceQuit(value, handler: name)
+        case .storeAcknowledgement(let name, let id):
+            acknowledge(id, handler: name)
         }
     }
 
     /// The kind of the oldest unacknowledged event that may wake the handler: any but
     /// `ranging`, which is only for a handler that runs anyway (ranging wakes no app on iOS).
     func oldestUnacknowledgedKind(_ name: String) -> String? {
-        (try? store.unacknowledgedEvents(handler: name))?.first { $0.kind != .ranging }?.kind.rawValue
+        commitAcknowledgements()
+        return (try? store.unacknowledgedEvents(handler: name))?.first { $0.kind != .ranging }?.kind.rawValue
     }
 
     /// Ranging reports queued longer ago than this when their turn comes are dropped, not sent.
     static let rangingFreshness = 5.0
 
-    /// Sends the queued events after id `after`, dropping stale ranging reports.
-    func deliver(_ name: String, after: Int64) {
+    /// Reads the queued events after id `after` to go out with the others of this round
+    /// (`sendStagedDeliveries`), dropping stale ranging reports. The last request for a
+    /// handler in a round wins: it reflects the lifecycle's latest state.
+    func stageDelivery(_ name: String, after: Int64) {
         guard let connection = connections[name] else { return }
+        if let index = stagedDeliveries.firstIndex(where: { $0.handler == name }) {
+            if stagedDeliveries[index].after == after && stagedDeliveries[index].connection == connection { return }
+            stagedDeliveries.remove(at: index)
+        }
+        commitAcknowledgements()
         let events: [QueuedHandlerEvent]
         do {
-            events = try store.unacknowledgedEvents(handler: name, afterID: after)
+            events = try store.unacknowledgedEvents(handler: name, afterID: after, limit: HandlerLifecycle.deliveryWindow)
         } catch {
             logger.error("Cannot read a handler's queue", metadata: ["handler": "\(name)", "error": "\(error)"])
             return
         }
         guard let last = events.last else { return }
         let now = clock.now
-        var sent: [Int64] = []
-        for event in events {
-            if event.kind == .ranging && now.seconds(since: event.queuedAt) > Self.rangingFreshness {
-                _ = try? store.acknowledgeEvent(handler: name, id: event.id, at: now)  // stale: dropped
-                continue
+        let isStale = { (event: QueuedHandlerEvent) in event.kind == .ranging && now.seconds(since: event.queuedAt) > Self.rangingFreshness }
+        for event in events where isStale(event) { acknowledge(event.id, handler: name) }  // dropped, not sent
+        stagedDeliveries.append(
+            StagedDelivery(
+                handler: name, connection: connection, after: after, events: events.filter { !isStale($0) }, through: last.id,
+                more: events.count == HandlerLifecycle.deliveryWindow))
+    }
+
+    /// Sends every staged delivery: their attempts are counted in one transaction first (a
+    /// daemon killed once a handler has an event still resends it with a higher attempt,
+    /// docs/semantics.md §1.6), then each handler's events go out in one write, and the
+    /// lifecycle hears of them all at once (which may stage more: a round follows).
+    func sendStagedDeliveries() {
+        feeding += 1
+        defer { feeding -= 1 }
+        while !stagedDeliveries.isEmpty {
+            let round = stagedDeliveries
+            stagedDeliveries = []
+            do {
+                try store.markDelivered(eventIDs: round.flatMap { $0.events.map(\.id) })
+            } catch {
+                logger.error("Cannot count deliveries: not sent now", metadata: ["error": "\(error)"])
+                return
             }
-            // Counted before it goes out: a daemon killed once the handler has it still
-            // resends it with a higher attempt (docs/semantics.md §1.6).
-            try? store.markDelivered(eventID: event.id)
-            connection.send(HandlerReply.event(id: event.id, attempt: event.attempts + 1, reason: event.kind.rawValue, record: event.record))
-            sent.append(event.id)
+            var delivered: [HandlerLifecycle.Input] = []
+            for staged in round where connections[staged.handler] == staged.connection {
+                staged.connection.send(lines: staged.events.map { HandlerReply.event(id: $0.id, attempt: $0.attempts + 1, reason: $0.kind.rawValue, record: $0.record) })
+                delivered.append(.delivered(handler: staged.handler, sent: staged.events.map(\.id), through: staged.through, more: staged.more))
+            }
+            for action in lifecycle.handle(delivered, at: clock.now) { perform(action) }
         }
-        feed(.delivered(handler: name, sent: sent, through: last.id))
+    }
+
+    /// Queues an acknowledgement for the next group commit, which runs once the jobs already
+    /// waiting for the supervisor (more acknowledgements, likely) have run.
+    func acknowledge(_ id: Int64, handler name: String) {
+        pendingAcknowledgements.append(HandlerAcknowledgement(handler: name, id: id, time: clock.now))
+        guard !acknowledgementCommitScheduled else { return }
+        acknowledgementCommitScheduled = true
+        Task { self.commitAcknowledgements() }
+    }
+
+    /// Commits the queued acknowledgements in one transaction.
+    func commitAcknowledgements() {
+        acknowledgementCommitScheduled = false
+        guard !pendingAcknowledgements.isEmpty else { return }
+        do {
+            try store.acknowledgeEvents(pendingAcknowledgements)
+        } catch {
+            // Not lost for good: those events stay unacknowledged and are sent again.
+            logger.error("Cannot record acknowledgements", metadata: ["count": "\(pendingAcknowledgements.count)", "error": "\(error)"])
+        }
+        pendingAcknowledgements.removeAll(keepingCapacity: true)
     }
 
     /// Stores a judged period; a slow or misreported one is logged with the time it leaves.

@@ -20,6 +20,7 @@ extension HandlerSupervisor {
 
     /// Every handler with its state and counters, as `waymark handlers list --json` prints it.
     public func statusJSON() -> [String] {
+        commitAcknowledgements()
         let counts = (try? store.handlerEventCounts()) ?? [:]
         let now = clock.now
         return lifecycle.handlers.keys.sorted().map { name in
@@ -48,6 +49,7 @@ extension HandlerSupervisor {
     /// At shutdown: running handlers get SIGTERM (suspended ones SIGCONT first, so they can
     /// act on it) and their connections close; unacknowledged events stay queued.
     public func shutdown() {
+        commitAcknowledgements()
         feed(.shutdown)
         sleeper?.cancel()
     }

@@ -3,17 +3,36 @@ import Foundation
 extension HandlerSupervisor {
     /// Serves one connection from the handler socket: its lines, in order, until it closes.
     public nonisolated func serve(_ connection: HandlerConnection) {
-        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+        let (reads, continuation) = AsyncStream.makeStream(of: [String].self)
         connection.readLines({ continuation.yield($0) }, ended: { continuation.finish() })
         Task {
             var handler: String?
-            for await line in lines {
-                handler = await self.received(line, on: connection, from: handler)
+            for await lines in reads {
+                handler = await self.received(lines, on: connection, from: handler)
                 if handler == nil { break }
             }
             connection.close()
             if let handler { await self.disconnected(connection, handler: handler) }
         }
+    }
+
+    /// Handles the lines of one read in order; acknowledgements in a row go to the lifecycle
+    /// together. Returns the handler the connection belongs to, or nil to close it.
+    func received(_ lines: [String], on connection: HandlerConnection, from handler: String?) async -> String? {
+        var handler = handler
+        var acknowledgements: [HandlerLifecycle.Input] = []
+        for line in lines {
+            if let name = handler, case .ack(let id) = HandlerRequest.parse(line) {
+                acknowledgements.append(.acknowledged(handler: name, id: id))
+                continue
+            }
+            if !acknowledgements.isEmpty { feed(acknowledgements) }
+            acknowledgements = []
+            handler = await received(line, on: connection, from: handler)
+            if handler == nil { return nil }
+        }
+        if !acknowledgements.isEmpty, let name = handler, lifecycle.handlers[name] != nil { feed(acknowledgements) }
+        return handler
     }
 
     /// Handles one line; returns the handler the connection belongs to, or nil to close it.
@@ -31,7 +50,7 @@ extension HandlerSupervisor {
         case .hello:
             connection.send(HandlerReply.simple("error", [("message", "hello was already received")]))
         case .ack(let id):
-            if (try? store.acknowledgeEvent(handler: name, id: id, at: clock.now)) == true { feed(.acknowledged(handler: name, id: id)) }
+            feed(.acknowledged(handler: name, id: id))
         case .beginBackgroundTask(let taskName):
             feed(.beginBackgroundTask(handler: name, name: taskName))
         case .endBackgroundTask(let token):

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import WaymarkCore
 import WaymarkStore
 
@@ -9,7 +10,16 @@ import WaymarkStore
 /// sleeps until its next deadline. Events reach it already written to the store; it delivers
 /// each handler's unacknowledged events in id order whenever the handler can run, and never
 /// lets one handler hold up another.
+///
+/// It runs on a thread of its own (`executor`): its store calls (reading a queue, counting a
+/// delivery, committing acknowledgements) are synchronous and short, and block that thread,
+/// never the cooperative pool that serves the API and the pipeline.
 public actor HandlerSupervisor {
+    /// The one thread every supervisor of the process runs on (a daemon has one supervisor).
+    static let executor = DedicatedThreadExecutor(name: "waymark-handlers")
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
+
     public struct Settings: Sendable {
         /// Notices, purge limit and termination grace (docs/semantics.md §1.2, §1.4).
         public var lifecycle = HandlerLifecycle.Settings()
@@ -32,6 +42,22 @@ public actor HandlerSupervisor {
         }
     }
 
+    /// Events read from a handler's queue, to be sent with the rest of the round.
+    struct StagedDelivery {
+        var handler: String
+        var connection: HandlerConnection
+        var after: Int64
+        var events: [QueuedHandlerEvent]
+        var through: Int64
+        var more: Bool
+    }
+
+    /// News of queued events not yet taken by the supervisor (`eventsQueued`).
+    struct Inbox {
+        var queued: [(handler: String, reason: String)] = []
+        var scheduled = false
+    }
+
     /// A process of ours and the secret it was launched with.
     struct Launched {
         var process: HandlerProcess
@@ -50,6 +76,14 @@ public actor HandlerSupervisor {
     /// The sleep of `run` until the lifecycle's next deadline, and that deadline.
     var sleeper: Task<Void, Never>?
     var sleepingUntil: Timestamp?
+    /// Acknowledgements not yet committed (`acknowledge`), and whether a commit is on its way.
+    var pendingAcknowledgements: [HandlerAcknowledgement] = []
+    var acknowledgementCommitScheduled = false
+    /// Events read for delivery and not yet sent, by handler (`stageDelivery`), and how deep
+    /// in nested `feed` calls the supervisor is.
+    var stagedDeliveries: [StagedDelivery] = []
+    var feeding = 0
+    nonisolated let inbox = Mutex(Inbox())
 
     public init(
         store: WaymarkStore, socketPath: String, settings: Settings = Settings(), queries: Queries, clock: any WallClock,
@@ -87,10 +121,44 @@ public actor HandlerSupervisor {
         feed(.eventsQueued(handler: handler, reason: reason))
     }
 
-    /// Hands `input` to the lifecycle at the clock's time, performs what follows, and wakes
-    /// `run` when a deadline came forward.
-    func feed(_ input: HandlerLifecycle.Input) {
-        for action in lifecycle.handle(input, at: clock.now) { perform(action) }
+    /// Events committed together were queued for these handlers (each with the kind of its
+    /// newest event). Callable from any thread, never blocks: the news waits in an inbox, and
+    /// one job on the supervisor takes everything that arrived meanwhile (`takeInbox`), so
+    /// however many groups the store commits while the supervisor is busy, it makes one
+    /// delivery round for all of them.
+    public nonisolated func eventsQueued(_ queued: [(handler: String, reason: String)]) {
+        let first = inbox.withLock { inbox in
+            inbox.queued.append(contentsOf: queued)
+            defer { inbox.scheduled = true }
+            return !inbox.scheduled
+        }
+        if first { Task { await self.takeInbox() } }
+    }
+
+    func takeInbox() {
+        let queued = inbox.withLock { inbox in
+            defer { inbox = Inbox() }
+            return inbox.queued
+        }
+        // The newest reason per handler, in order of first appearance.
+        var reasons: [String: String] = [:]
+        var order: [String] = []
+        for (handler, reason) in queued {
+            if reasons.updateValue(reason, forKey: handler) == nil { order.append(handler) }
+        }
+        feed(order.map { .eventsQueued(handler: $0, reason: reasons[$0]!) })
+    }
+
+    func feed(_ input: HandlerLifecycle.Input) { feed([input]) }
+
+    /// Hands `inputs` to the lifecycle at the clock's time, performs what follows, and wakes
+    /// `run` when a deadline came forward. Deliveries asked for on the way go out together
+    /// when the outermost feed is done (`sendStagedDeliveries`).
+    func feed(_ inputs: [HandlerLifecycle.Input]) {
+        feeding += 1
+        for action in lifecycle.handle(inputs, at: clock.now) { perform(action) }
+        feeding -= 1
+        if feeding == 0 { sendStagedDeliveries() }
         if let sleepingUntil, let next = lifecycle.nextDeadline, next < sleepingUntil { sleeper?.cancel() }
     }
 

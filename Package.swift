@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -101,6 +102,8 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkServices", "WaymarkRegions", "WaymarkStore", "CWaymarkSpawn",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The handler-side client library: Foundation only, so handlers stay small.
         .target(name: "WaymarkClient"),

@@ -35,7 +35,7 @@ public enum Daemon {
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             power: configuration.power, clock: clock, logger: logger)
         pipelineBox.pipeline = pipeline
-        let handlerSocket = try HandlerSocketServer(base: configuration.handlerSocketDirectory, logger: logger)
+        let handlerSocket = try await HandlerSocketServer.bind(base: configuration.handlerSocketDirectory, logger: logger)
         var handlerSettings = HandlerSupervisor.Settings()
         handlerSettings.logDirectory = configuration.handlerLogDirectory
         handlerSettings.lifecycle.maximumSuspended = configuration.maximumSuspendedHandlers

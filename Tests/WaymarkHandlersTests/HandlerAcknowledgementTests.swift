@@ -46,7 +46,7 @@ import WaymarkTestSupport
         let registration = HandlerRegistration(
             name: "hand", executable: "/bin/false", subscription: HandlerSubscription(allRegions: true))
         try store.saveHandler(name: "hand", registrationJSON: try registration.encoded(), replace: false, at: clock.now)
-        let server = try HandlerSocketServer(base: directory.path("run"), logger: logger)
+        let server = try await HandlerSocketServer.bind(base: directory.path("run"), logger: logger)
         defer { server.stop() }
         let supervisor = HandlerSupervisor(
             store: store, socketPath: server.path, queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }),
@@ -81,9 +81,10 @@ import WaymarkTestSupport
         }
         #expect(received == ids)
         #expect(await HandlerSupervisorClockTests.eventually { (try? store.handlerEventCounts()["hand"]?.unacknowledged) == 0 })
-        let status = await supervisor.statusJSON().first ?? ""
-        #expect(status.contains(#""eventsQueued":500"#))
-        #expect(status.contains(#""eventsUnacknowledged":0"#))
+        let status = try #require(await supervisor.status().first)
+        #expect(status.eventsQueued == 500)
+        #expect(status.eventsUnacknowledged == 0)
+        #expect(status.counters?.launches == 0)  // started by hand
         await supervisor.shutdown()
     }
 }

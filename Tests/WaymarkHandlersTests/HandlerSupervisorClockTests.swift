@@ -27,7 +27,7 @@ import WaymarkTestSupport
         try await supervisor.reload()
         _ = try store.enqueueHandlerEvents([.init(handler: "sleeper", time: clock.now, kind: .region, record: "{}")], at: clock.now)
         await supervisor.eventsQueued(for: "sleeper", reason: "region")
-        let pid = Int32(try #require(await Self.status(supervisor)["pid"] as? Int))
+        let pid = try #require(await supervisor.status().first?.pid)
         defer { kill(pid, SIGKILL) }
         let run = Task { await supervisor.run() }
         defer { run.cancel() }
@@ -40,15 +40,10 @@ import WaymarkTestSupport
         #expect(HandlerProcess.state(of: pid) != "T")
         clock.advance(by: 1)
         #expect(await Self.eventually { HandlerProcess.state(of: pid) == "T" })
-        #expect(await Self.status(supervisor)["state"] as? String == "suspended")
+        #expect(await supervisor.status().first?.state == "suspended")
         // Nothing is due: it sleeps the longest idle sleep, not 100 ms.
         #expect(await Self.eventually { clock.nextDeadline == Self.start.adding(seconds: 10 + 3600) })
         await supervisor.shutdown()
-    }
-
-    static func status(_ supervisor: HandlerSupervisor) async -> [String: Any] {
-        let line = await supervisor.statusJSON().first ?? "{}"
-        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
     }
 
     /// Polls `condition` for up to 10 s of real time.

@@ -75,7 +75,7 @@ struct DaemonState: DaemonBackend {
 
     func live() async -> AsyncStream<HistoryEntry> { feed.subscribe() }
 
-    func handlers() async -> [String] { await supervisor.statusJSON() }
+    func handlers() async -> [String] { await supervisor.status().map(\.json) }
 
     func registerHandler(_ body: [UInt8], replace: Bool) async throws -> String {
         let registration: HandlerRegistration
@@ -88,7 +88,7 @@ struct DaemonState: DaemonBackend {
         let json = try registration.encoded()
         try await store.offPool { try $0.saveHandler(name: registration.name, registrationJSON: json, replace: replace, at: Timestamp.now) }
         try await reloadHandlers()
-        return await supervisor.statusJSON().first { $0.contains("\"name\":\(JSONObjectWriter.quoted(registration.name))") } ?? "{}"
+        return await supervisor.status().first { $0.name == registration.name }?.json ?? "{}"
     }
 
     func removeHandler(name: String) async throws -> Bool {

@@ -8,19 +8,6 @@ extension HandlerStanding {
             HandlerSession.Outcome(rawValue: session.outcome).map { HandlerSession(outcome: $0, seconds: session.seconds, useful: session.useful) }
         })
     }
-
-    /// `{"periods":N,"quick":N,"slow":N,"misreported":N,"share":F,"medianQuickSeconds":S|null}`,
-    /// as `waymark handlers list --json` and `GET /v1/handlers` give it.
-    public var json: String {
-        var w = JSONObjectWriter()
-        w.add("periods", sessions.count)
-        w.add("quick", count(.quick))
-        w.add("slow", count(.slow))
-        w.add("misreported", count(.misreported))
-        w.add("share", share)
-        w.add("medianQuickSeconds", medianQuickSeconds)
-        return w.object
-    }
 }
 
 extension StoredHandlerSession {

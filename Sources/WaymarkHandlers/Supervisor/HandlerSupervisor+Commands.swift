@@ -18,31 +18,24 @@ extension HandlerSupervisor {
         feed(.userLaunch(handler: name))
     }
 
-    /// Every handler with its state and counters, as `waymark handlers list --json` prints it.
-    public func statusJSON() -> [String] {
+    /// Every handler with its state and counters, by name (`GET /v1/handlers`).
+    public func status() -> [HandlerStatus] {
         commitAcknowledgements()
         let counts = (try? store.handlerEventCounts()) ?? [:]
         let now = clock.now
         return lifecycle.handlers.keys.sorted().map { name in
             let handler = lifecycle.handlers[name]!
-            var w = JSONObjectWriter()
-            w.add("name", name)
-            w.add("state", handler.state.rawValue)
-            w.addRaw("pid", processes[name].map { String($0.process.pid) } ?? "null")
-            w.add("stateSeconds", now.seconds(since: handler.stateSince))
-            w.add("forceQuit", handler.forceQuit)
-            w.add("executable", handler.registration.executable)
-            w.add("launches", handler.counters.launches)
-            w.add("resumes", handler.counters.resumes)
-            w.add("suspensions", handler.counters.suspensions)
-            w.add("terminations", handler.counters.terminations)
-            w.add("crashes", handler.counters.crashes)
-            w.add("eventsQueued", counts[name]?.queued ?? 0)
-            w.add("eventsUnacknowledged", counts[name]?.unacknowledged ?? 0)
-            w.add("budgetSeconds", handler.limits.budget)
-            w.add("maximumBackgroundSeconds", handler.limits.maximumBackgroundTime)
-            w.addRaw("standing", handler.standing.json)
-            return w.object
+            let counters = handler.counters
+            return HandlerStatus(
+                name: name, state: handler.state.rawValue, pid: processes[name]?.process.pid,
+                stateSeconds: now.seconds(since: handler.stateSince), forceQuit: handler.forceQuit,
+                executable: handler.registration.executable,
+                counters: .init(
+                    launches: counters.launches, resumes: counters.resumes, suspensions: counters.suspensions,
+                    terminations: counters.terminations, crashes: counters.crashes),
+                eventsQueued: counts[name]?.queued ?? 0, eventsUnacknowledged: counts[name]?.unacknowledged ?? 0,
+                budgetSeconds: handler.limits.budget, maximumBackgroundSeconds: handler.limits.maximumBackgroundTime,
+                standing: .init(handler.standing))
         }
     }
 

@@ -33,37 +33,41 @@ struct HandlersCommand: ParsableCommand {
         @OptionGroup var store: RegionsCommand.StoreOptions
 
         func run() throws {
-            var objects: [[String: Any]] = []
-            if let client = store.daemon() {
-                let body = try RegionsCommand.call(client, "GET", "/v1/handlers")
-                let parsed = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
-                objects = parsed?["handlers"] as? [[String: Any]] ?? []
-            } else {
-                let database = try store.open()
-                let counts = try database.handlerEventCounts()
-                for handler in try database.handlers() {
-                    let registration = try HandlerRegistration.decode(handler.registrationJSON)
-                    let standing = HandlerStanding(stored: try database.handlerSessions(handler: handler.name, limit: HandlerStanding.window))
-                    let limits = standing.limits(from: registration.limits)
-                    objects.append([
-                        "name": handler.name, "state": handler.forceQuit ? "terminated" : "notRunning",
-                        "forceQuit": handler.forceQuit, "executable": registration.executable,
-                        "eventsQueued": counts[handler.name]?.queued ?? 0,
-                        "eventsUnacknowledged": counts[handler.name]?.unacknowledged ?? 0,
-                        "budgetSeconds": limits.budget, "maximumBackgroundSeconds": limits.maximumBackgroundTime,
-                        "standing": try JSONSerialization.jsonObject(with: Data(standing.json.utf8)),
-                    ])
+            let handlers = try store.daemon().map(Self.fromDaemon) ?? Self.fromStore(try store.open())
+            for handler in handlers {
+                if json {
+                    print(handler.json)
+                } else {
+                    let pid = handler.pid.map(String.init) ?? "-"
+                    let budget = String(format: "%.1f", handler.budgetSeconds)
+                    print("\(handler.name)\t\(handler.state)\tpid \(pid)\tqueued \(handler.eventsQueued)\tunacknowledged \(handler.eventsUnacknowledged)\tbudget \(budget) s\t\(handler.executable)")
                 }
             }
-            for object in objects {
-                if json {
-                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                    print(String(decoding: data, as: UTF8.self))
-                } else {
-                    let pid = (object["pid"] as? Int).map(String.init) ?? "-"
-                    let budget = (object["budgetSeconds"] as? Double).map { String(format: "%.1f", $0) } ?? "-"
-                    print("\(object["name"] ?? "")\t\(object["state"] ?? "")\tpid \(pid)\tqueued \(object["eventsQueued"] ?? 0)\tunacknowledged \(object["eventsUnacknowledged"] ?? 0)\tbudget \(budget) s\t\(object["executable"] ?? "")")
-                }
+        }
+
+        /// `GET /v1/handlers`, decoded.
+        static func fromDaemon(_ client: UnixSocketHTTPClient) throws -> [HandlerStatus] {
+            struct Body: Decodable { var handlers: [HandlerStatus] }
+            let body = try RegionsCommand.call(client, "GET", "/v1/handlers")
+            do {
+                return try JSONDecoder().decode(Body.self, from: Data(body.utf8)).handlers
+            } catch {
+                throw CommandError("the daemon's answer to GET /v1/handlers is not what this waymark expects: \(error)")
+            }
+        }
+
+        /// With no daemon: the registrations, queues and standings in the store.
+        static func fromStore(_ database: WaymarkStore) throws -> [HandlerStatus] {
+            let counts = try database.handlerEventCounts()
+            return try database.handlers().map { handler in
+                let registration = try HandlerRegistration.decode(handler.registrationJSON)
+                let standing = HandlerStanding(stored: try database.handlerSessions(handler: handler.name, limit: HandlerStanding.window))
+                let limits = standing.limits(from: registration.limits)
+                return HandlerStatus(
+                    name: handler.name, state: handler.forceQuit ? "terminated" : "notRunning", forceQuit: handler.forceQuit,
+                    executable: registration.executable, eventsQueued: counts[handler.name]?.queued ?? 0,
+                    eventsUnacknowledged: counts[handler.name]?.unacknowledged ?? 0, budgetSeconds: limits.budget,
+                    maximumBackgroundSeconds: limits.maximumBackgroundTime, standing: .init(standing))
             }
         }
     }

@@ -11,12 +11,15 @@ import Synchronization
 public final class DedicatedThreadExecutor: SerialExecutor, Sendable {
     private let jobs = Mutex<[UnownedJob]>([])
     private let ready = NSCondition()
+    /// The thread's id, once it runs.
+    private let thread = Mutex<pthread_t?>(nil)
 
     /// Starts the thread, named `name` (shown by `top -H` and in `/proc/PID/task/*/comm`).
     public init(name: String) {
         Thread { [self] in
             // Named from inside: on Linux a name given before `start` does not reach the kernel.
             Thread.current.name = name
+            thread.withLock { $0 = pthread_self() }
             runJobs()
         }.start()
     }
@@ -31,6 +34,17 @@ public final class DedicatedThreadExecutor: SerialExecutor, Sendable {
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// Whether the caller runs on this executor's thread.
+    public var isCurrent: Bool {
+        guard let own = thread.withLock({ $0 }) else { return false }
+        return pthread_equal(own, pthread_self()) != 0
+    }
+
+    /// `assumeIsolated` on an actor of this executor, called from elsewhere, stops the process.
+    public func checkIsolated() {
+        precondition(isCurrent, "not on the \(Thread.current.name ?? "dedicated") executor's thread")
     }
 
     private func runJobs() {

@@ -5,7 +5,9 @@ public struct JSONObjectWriter: Sendable {
     public private(set) var text = "{"
     private var empty = true
 
-    public init() {}
+    public init() {
+        text.reserveCapacity(256)  // most records fit: no regrowth while they are built
+    }
 
     public mutating func add(_ key: String, _ value: String?) {
         guard let value else { return addRaw(key, "null") }
@@ -27,9 +29,17 @@ public struct JSONObjectWriter: Sendable {
 
     /// Adds a value that is already JSON text (a nested object, say).
     public mutating func addRaw(_ key: String, _ json: String) {
-        if !empty { text += "," }
+        if !empty { text.append(",") }
         empty = false
-        text += Self.quoted(key) + ":" + json
+        if Self.needsEscapes(key) {
+            text.append(Self.quoted(key))
+        } else {
+            text.append("\"")
+            text.append(key)
+            text.append("\"")
+        }
+        text.append(":")
+        text.append(json)
     }
 
     /// The finished object.
@@ -41,8 +51,15 @@ public struct JSONObjectWriter: Sendable {
         return String(value)
     }
 
+    /// Whether `string` holds a character a JSON string literal must escape (a quote, a
+    /// backslash, a control character); most keys and values hold none.
+    static func needsEscapes(_ string: String) -> Bool {
+        string.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+    }
+
     /// A JSON string literal with the escapes RFC 8259 requires.
     public static func quoted(_ string: String) -> String {
+        guard needsEscapes(string) else { return "\"" + string + "\"" }
         var out = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

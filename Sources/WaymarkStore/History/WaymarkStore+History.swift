@@ -307,8 +307,17 @@ extension WaymarkStore {
                 """
         ).executeBinding { row in
             row.add(time.nanosecondsSince1970)
-            for value in [c.latitude, c.longitude, fix.altitude, fix.horizontalAccuracy, fix.verticalAccuracy,
-                fix.latitudeAccuracy, fix.longitudeAccuracy, fix.hdop, fix.vdop, fix.pdop] { row.add(value) }
+            // One by one, not a loop over an array literal: that array was a heap allocation per fix.
+            row.add(c.latitude)
+            row.add(c.longitude)
+            row.add(fix.altitude)
+            row.add(fix.horizontalAccuracy)
+            row.add(fix.verticalAccuracy)
+            row.add(fix.latitudeAccuracy)
+            row.add(fix.longitudeAccuracy)
+            row.add(fix.hdop)
+            row.add(fix.vdop)
+            row.add(fix.pdop)
             row.add(fix.satellites)
             row.add(fix.mode?.rawValue)
             row.add(fix.speed)

@@ -129,7 +129,7 @@ import WaymarkTestSupport
     }
 
     @Test(arguments: [
-        #"not json"#, #"["an","array"]"#, "{\"kind\":\"region\",\n\"x\":1}", "",
+        #"not json"#, #"["an","array"]"#, "{\"kind\":\"region\",\n\"x\":1}", "", #""a string""#, "{\"unclosed\":1",
     ])
     func eventRecordsMustBeOneJSONObjectOnOneLine(_ record: String) throws {
         let folder = try TemporaryDirectory()

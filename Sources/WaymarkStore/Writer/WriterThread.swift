@@ -68,6 +68,7 @@ final class WriterThread: Sendable {
         // Named from inside: on Linux a name given before `start` does not reach the kernel.
         Thread.current.name = "waymark-writer"
         logger.debug("Store writer started")
+        let checkpointer = startCheckpointer()
         loop: while true {
             let step = state.withLock { $0.queue.next(now: .now) }
             switch step {
@@ -80,10 +81,12 @@ final class WriterThread: Sendable {
             case .commit(let group, let admitted):
                 for waker in admitted { waker.resume() }
                 commit(group)
+                checkpointer?.nudge()
             case .finish:
                 break loop
             }
         }
+        stop(checkpointer)
         let joiners = state.withLock { state in
             state.finished = true
             defer { state.joiners = [] }
@@ -91,6 +94,31 @@ final class WriterThread: Sendable {
         }
         logger.debug("Store writer finished", metadata: ["writer.commits": "\(counters.commits.load(ordering: .relaxed))"])
         for joiner in joiners { joiner.resume() }
+    }
+
+    /// Checkpoints move to a thread of their own while the writer runs (`WALCheckpointer`);
+    /// an in-memory store has no WAL.
+    private func startCheckpointer() -> WALCheckpointer? {
+        guard let path = store.path else { return nil }
+        do {
+            let checkpointer = try WALCheckpointer(path: path, logger: logger)
+            try store.database.writeWithoutTransaction {
+                try $0.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.fallbackPages)")
+            }
+            return checkpointer
+        } catch {
+            logger.warning("Checkpoints stay on the writer", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Gives checkpoints back to whoever commits on the store's writer connection.
+    private func stop(_ checkpointer: WALCheckpointer?) {
+        guard let checkpointer else { return }
+        checkpointer.close()
+        try? store.database.writeWithoutTransaction {
+            try $0.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.defaultPages)")
+        }
     }
 
     /// Whether the caller is the writer thread itself (a completion submitting or closing).

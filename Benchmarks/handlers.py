@@ -128,21 +128,8 @@ def fan_out(args):
                       "ack_p50_ms": round(percentile(acked, 0.5), 2), "ack_p99_ms": round(percentile(acked, 0.99), 2)}))
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("waymark")
-    parser.add_argument("--handlers", type=int, default=20)
-    parser.add_argument("--fan-out-fixes", type=int, default=5000)
-    parser.add_argument("--fan-out-rate", type=int, default=1000, help="fixes per second after the lead-in")
-    parser.add_argument("--only", choices=["latency", "cold", "fan-out"])
-    parser.add_argument("--fixes", type=int, default=300)
-    parser.add_argument("--rate", type=float, default=20)
-    parser.add_argument("--cold", type=int, default=20)
-    args = parser.parse_args()
-    if args.only == "fan-out":
-        return fan_out(args)
-
-    # 1. Latency to a running handler.
+def latency(args):
+    """Section 1 of the module's doc: latency to a running handler."""
     ok, rows, outputs = scenario(args.waymark, ["one"], ["--budget", "600", "--max-background-time", "600"], args.fixes, 1, args.rate, 120)
     queued = {row[0]: row[2] / 1e9 for row in rows}
     delays = [(e["receivedAt"] - queued[e["id"]]) * 1000 for e in outputs["one"] if e["attempt"] == 1]
@@ -150,7 +137,9 @@ def main():
                       "p50_ms": round(percentile(delays, 0.5), 2), "p99_ms": round(percentile(delays, 0.99), 2),
                       "max_ms": round(max(delays), 2)}))
 
-    # 2. Cold launch to first event: every event finds no process.
+
+def cold(args):
+    """Section 2 of the module's doc: cold launch to first event; every event finds no process."""
     ok, rows, outputs = scenario(args.waymark, ["cold"], ["--budget", "0.3", "--exits-on-suspend"], args.cold, 3, 2, 120)
     queued = {row[0]: row[2] / 1e9 for row in rows}
     firsts = {}
@@ -160,8 +149,22 @@ def main():
     print(json.dumps({"benchmark": "handler-cold-launch", "complete": ok, "launches": len(launches),
                       "p50_ms": round(percentile(launches, 0.5), 1), "p99_ms": round(percentile(launches, 0.99), 1)}))
 
-    # 3. Fan-out to running handlers.
-    fan_out(args)
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("waymark")
+    parser.add_argument("--handlers", type=int, default=20)
+    parser.add_argument("--fan-out-fixes", type=int, default=5000)
+    parser.add_argument("--fan-out-rate", type=int, default=1000, help="fixes per second after the lead-in")
+    parser.add_argument("--only", choices=["latency", "cold", "fan-out"], help="run one measurement")
+    parser.add_argument("--fixes", type=int, default=300)
+    parser.add_argument("--rate", type=float, default=20)
+    parser.add_argument("--cold", type=int, default=20)
+    args = parser.parse_args()
+    measurements = {"latency": latency, "cold": cold, "fan-out": fan_out}
+    for name, measure in measurements.items():
+        if args.only in (None, name):
+            measure(args)
 
 
 if __name__ == "__main__":

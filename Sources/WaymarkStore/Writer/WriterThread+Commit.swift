@@ -1,5 +1,6 @@
 import GRDB
 import Logging
+import Synchronization
 
 // Committing one group: one immediate transaction on the store's writer connection, a
 // savepoint per submission, one commit.
@@ -21,6 +22,8 @@ extension WriterThread {
                 let synchronous = try store.writeHistory(
                     synchronous: durability.synchronous, doing: "committing a group of \(writeCount) history writes"
                 ) { db in
+                    let pages = autocheckpointToSet.exchange(0, ordering: .relaxed)
+                    if pages > 0 { try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)") }
                     for index in group.indices where !group[index].writes.isEmpty {
                         results[index] = try Self.apply(group[index].writes, db, path: store.path)
                     }

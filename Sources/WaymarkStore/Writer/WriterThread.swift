@@ -44,6 +44,10 @@ final class WriterThread: Sendable {
     let store: WaymarkStore
     let logger: Logger
     let counters = StoreWriterCounters()
+    /// `PRAGMA wal_autocheckpoint` to set on the writer connection inside the next group's
+    /// transaction (0: nothing to set). Set there, not when the thread starts, so the writer
+    /// never waits for the connection before it has a group to commit.
+    let autocheckpointToSet = Atomic<Int>(0)
     let onCommit: (@Sendable (WriterCommitRecord) -> Void)?
     let state: Mutex<State>
     /// Signalled when the sleeping writer has work (or must finish).
@@ -102,9 +106,7 @@ final class WriterThread: Sendable {
         guard let path = store.path else { return nil }
         do {
             let checkpointer = try WALCheckpointer(path: path, logger: logger)
-            try store.database.writeWithoutTransaction {
-                try $0.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.fallbackPages)")
-            }
+            autocheckpointToSet.store(WALCheckpointer.fallbackPages, ordering: .relaxed)
             return checkpointer
         } catch {
             logger.warning("Checkpoints stay on the writer", metadata: ["error": "\(error)"])

@@ -59,7 +59,7 @@ import WaymarkTestSupport
         // Started by hand (no token): it becomes active and is sent its queue, a window at a
         // time; it acknowledges in bursts, then a stray id and a repeat.
         let path = server.path
-        let received = try await onThread {
+        let received = try await onOwnThread {
             let client = try LineClient(path: path)
             try client.send(#"{"type":"hello","handler":"hand"}"#)
             var received: [Int64] = []
@@ -86,13 +86,6 @@ import WaymarkTestSupport
         #expect(status.eventsUnacknowledged == 0)
         #expect(status.counters?.launches == 0)  // started by hand
         await supervisor.shutdown()
-    }
-}
-
-/// Runs blocking `body` on a thread of its own, not on the cooperative pool.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 

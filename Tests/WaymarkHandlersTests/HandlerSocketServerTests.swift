@@ -20,7 +20,7 @@ import WaymarkTestSupport
             connection.readLines({ lines in connection.send(lines: lines.map { "echo " + $0 }) }, ended: {})
         }
         let path = server.path
-        let replies = try await onThread {
+        let replies = try await onOwnThread {
             let client = try LineClient(path: path)
             try client.send("one\ntwo")
             return [try client.readLine(), try client.readLine()]
@@ -36,7 +36,7 @@ import WaymarkTestSupport
         let ended = ManualFlag()
         server.start { connection in connection.readLines({ _ in }, ended: { ended.set() }) }
         let path = server.path
-        let end = try await onThread {
+        let end = try await onOwnThread {
             let client = try LineClient(path: path)
             try? client.send(String(repeating: "x", count: (1 << 20) + 65_536))
             return try client.readLine()

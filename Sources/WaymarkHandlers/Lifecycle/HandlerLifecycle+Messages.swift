@@ -44,8 +44,13 @@ extension HandlerLifecycle {
         handlers[name]!.unacknowledgedSent.formUnion(sent)
         handlers[name]!.counters.delivered += sent.count
         handlers[name]!.moreQueued = more
-        // A window of stale ranging reports only: nothing to wait for, read on.
-        if more && handlers[name]!.unacknowledgedSent.count <= Self.deliveryWindow / 2 { deliver(name) }
+        deliverNextWindowIfRoom(name)  // a window of stale ranging reports only: nothing to wait for
+    }
+
+    /// Reads the next window once events wait in the store and at most half a window is in flight.
+    private mutating func deliverNextWindowIfRoom(_ name: String) {
+        guard let handler = handlers[name], handler.moreQueued, handler.unacknowledgedSent.count <= Self.deliveryWindow / 2 else { return }
+        deliver(name)
     }
 
     /// An acknowledgement is work done for the period, and ends a crash loop (docs/semantics.md
@@ -57,8 +62,7 @@ extension HandlerLifecycle {
         handlers[name]!.crashes = 0
         noteWork(name, acknowledged: true)
         actions.append(.storeAcknowledgement(handler: name, id: id))
-        let handler = handlers[name]!
-        if handler.moreQueued && handler.unacknowledgedSent.count <= Self.deliveryWindow / 2 { deliver(name) }
+        deliverNextWindowIfRoom(name)
     }
 
     /// A unique token; while it is open the deadline is the cap on background time (docs/semantics.md §1.2).

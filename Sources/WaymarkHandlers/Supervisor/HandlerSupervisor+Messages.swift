@@ -22,22 +22,22 @@ extension HandlerSupervisor {
         var handler = handler
         var acknowledgements: [HandlerLifecycle.Input] = []
         for line in lines {
-            if let name = handler, case .ack(let id) = HandlerRequest.parse(line) {
+            let request = HandlerRequest.parse(line)
+            if let name = handler, case .ack(let id) = request {
                 acknowledgements.append(.acknowledged(handler: name, id: id))
                 continue
             }
             if !acknowledgements.isEmpty { feed(acknowledgements) }
             acknowledgements = []
-            handler = await received(line, on: connection, from: handler)
+            handler = await received(request, on: connection, from: handler)
             if handler == nil { return nil }
         }
         if !acknowledgements.isEmpty, let name = handler, lifecycle.handlers[name] != nil { feed(acknowledgements) }
         return handler
     }
 
-    /// Handles one line; returns the handler the connection belongs to, or nil to close it.
-    func received(_ line: String, on connection: HandlerConnection, from handler: String?) async -> String? {
-        let request = HandlerRequest.parse(line)
+    /// Handles one request; returns the handler the connection belongs to, or nil to close it.
+    func received(_ request: HandlerRequest, on connection: HandlerConnection, from handler: String?) async -> String? {
         guard let name = handler else {
             guard case .hello(let name, let token) = request else {
                 connection.send(HandlerReply.simple("error", [("message", "the first message must be hello")]))

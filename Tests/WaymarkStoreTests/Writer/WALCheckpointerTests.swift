@@ -23,7 +23,7 @@ import WaymarkTestSupport
         }
         // About 1,500 pages: well under the writer's own threshold, so only the checkpointer
         // can have copied them into the file.
-        #expect(await Self.eventually { Self.size(path) > before + 2_000_000 }, "database file \(Self.size(path)) bytes, \(before) before")
+        #expect(try await BackgroundProcess.waitUntil(timeout: 10) { Self.size(path) > before + 2_000_000 }, "database file \(Self.size(path)) bytes, \(before) before")
         await writer.shutdown()
         #expect(try autocheckpoint() == WALCheckpointer.defaultPages)
         #expect(try store.historyCounts().fixes == 30_001)
@@ -31,14 +31,5 @@ import WaymarkTestSupport
 
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-    }
-
-    /// Polls `condition` for up to 10 s of real time.
-    static func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<1000 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
     }
 }

@@ -37,9 +37,12 @@ echo "# Region engine: Natural Earth urban areas (2,143 polygons), random fixes 
 "$waymark" bench regions --regions "$shared/geojson/ne_50m_urban_areas.json" --number-unnamed --random-fixes 100000 \
     --repeat "$repeat" --spatialite-baseline 2000
 
-echo "# Daemon: sustained ingest from a local feeder through gpsd into the store, then API latency" >&2
-/usr/bin/python3 Benchmarks/ingest.py "$waymark" "$shared/nmea/gpsd-3.22/bundg_zeus_9.log" \
-    --repeat "$([ "$repeat" = 1 ] && echo 2 || echo 20)" --api-count "$([ "$repeat" = 1 ] && echo 200 || echo 2000)"
+echo "# Daemon: paced NMEA through gpsd into the store, rate stepped up; API and handler latency under it" >&2
+if [ "$repeat" = 1 ]; then
+    /usr/bin/python3 Benchmarks/gpsd_rate.py "$waymark" --rates 1000,10000 --seconds 5 --api-count 200
+else
+    /usr/bin/python3 Benchmarks/gpsd_rate.py "$waymark" --rates 10000,20000,30000,40000,50000 --seconds 10 --api-count 1000
+fi
 
 echo "# Location services: gate + standard/significant/visits" >&2
 "$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"

@@ -1,26 +1,40 @@
 /// Request latency against a running daemon, for the benchmark suite.
 public enum APILatency {
-    /// Sends `count` `GET path` requests one after another (a new connection each, as the CLI
-    /// does) and returns the median and 99th-percentile wall-clock latency (nearest rank).
+    /// The latency of one path: median and 99th percentile (nearest rank).
+    public struct Percentiles: Sendable, Equatable {
+        public var path: String
+        public var p50: Duration
+        public var p99: Duration
+    }
+
+    /// Sends `count` `GET` requests to each of `paths` one after another, taking the paths in
+    /// turn (a new connection each, as the CLI does), so every path is measured over the same
+    /// stretch of time — under the same load — and returns each path's percentiles, in order.
     ///
     /// - Throws: the client's error, or `APILatencyError` when a response is not 200.
-    public static func measure(client: UnixSocketHTTPClient, path: String, count: Int) throws -> (p50: Duration, p99: Duration) {
+    public static func measure(client: UnixSocketHTTPClient, paths: [String], count: Int) throws -> [Percentiles] {
         precondition(count > 0, "count must be positive")
         let clock = ContinuousClock()
-        var samples: [Duration] = []
-        samples.reserveCapacity(count)
+        var samples = Array(repeating: [Duration](), count: paths.count)
+        for index in samples.indices { samples[index].reserveCapacity(count) }
         for _ in 0..<count {
-            let start = clock.now
-            let response = try client.request(method: "GET", path: path)
-            samples.append(clock.now - start)
-            guard response.status == 200 else { throw APILatencyError(path: path, status: response.status) }
+            for (index, path) in paths.enumerated() {
+                let start = clock.now
+                let response = try client.request(method: "GET", path: path)
+                samples[index].append(clock.now - start)
+                guard response.status == 200 else { throw APILatencyError(path: path, status: response.status) }
+            }
         }
-        samples.sort()
-        func percentile(_ p: Double) -> Duration {
-            let rank = Int((p * Double(samples.count)).rounded(.up))
-            return samples[max(0, min(samples.count - 1, rank - 1))]
+        return zip(paths, samples).map { path, durations in
+            let sorted = durations.sorted()
+            return Percentiles(path: path, p50: percentile(0.50, of: sorted), p99: percentile(0.99, of: sorted))
         }
-        return (percentile(0.50), percentile(0.99))
+    }
+
+    /// Nearest-rank percentile of a sorted, non-empty array.
+    static func percentile(_ p: Double, of sorted: [Duration]) -> Duration {
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[max(0, min(sorted.count - 1, rank - 1))]
     }
 }
 

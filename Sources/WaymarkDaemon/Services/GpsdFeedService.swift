@@ -11,8 +11,9 @@ struct GpsdFeedService: Service {
     func run() async throws {
         source.start()
         await withGracefulShutdownHandler {
-            for await event in source.events {
-                await pipeline.handle(SourceEvent(event))
+            // A burst arrives in batches: one pipeline turn and one hand-over to the store each.
+            for await batch in source.events {
+                await pipeline.handle(batch.map(SourceEvent.init))
             }
         } onGracefulShutdown: {
             source.stop()

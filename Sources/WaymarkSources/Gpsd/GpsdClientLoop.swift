@@ -15,6 +15,11 @@ import Musl
 /// thread; every libgps call blocks this thread and no other. While connected it sleeps in one
 /// `poll` on gpsd's socket and the control's wake pipe, with no timeout: a quiet gpsd costs no
 /// wake-ups, and `stop()` and `setWatching(_:)` take effect at once.
+///
+/// Reports already waiting (libgps' buffer or the socket) are read before anything is handed
+/// on: the events they gave go out as one batch when the thread is about to sleep, or at
+/// `batchLimit`. One report at a time, each is its own batch at once; a burst costs the
+/// consumer one hand-over per batch, not per fix. Connection changes go out on their own.
 final class GpsdClientLoop {
     /// Everything the thread needs from the source; all of it may cross threads.
     struct Configuration: Sendable {
@@ -22,7 +27,7 @@ final class GpsdClientLoop {
         var port: Int
         var backoff: Backoff
         var logger: Logger
-        var events: AsyncStream<GpsdEvent>.Continuation
+        var events: AsyncStream<[GpsdEvent]>.Continuation
         var control: GpsdControl
     }
 
@@ -35,6 +40,8 @@ final class GpsdClientLoop {
     /// Longest line copied out of libgps; a longer one is cut, loses its closing brace and is
     /// skipped as malformed. gpsd's largest reports (SKY with every satellite) are a few KB.
     static let messageCapacity = 16 * 1024
+    /// Most events handed on in one batch.
+    static let batchLimit = 256
     private let configuration: Configuration
     private let logger: Logger
     private let data: UnsafeMutablePointer<gps_data_t>
@@ -44,6 +51,8 @@ final class GpsdClientLoop {
     /// Whether the current outage has been reported with `.disconnected`.
     private var outageReported = false
     private var droppedEvents = 0
+    /// Events read since the last hand-over.
+    private var pending: [GpsdEvent] = []
 
     init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -134,6 +143,7 @@ final class GpsdClientLoop {
             if wishes.watching != watching {
                 let flags = wishes.watching ? UInt32(WATCH_ENABLE | WATCH_JSON) : UInt32(WATCH_DISABLE)
                 errno = 0
+                flush()
                 guard gps_stream(data, flags, nil) == 0 else {
                     return .lost("cannot send WATCH to gpsd: \(describeErrno())")
                 }
@@ -146,6 +156,7 @@ final class GpsdClientLoop {
                 // gps_waiting folds errors into "nothing waiting"; errno tells them apart.
                 let code = errno
                 if code != 0 && code != EINTR && code != EAGAIN {
+                    flush()
                     return .lost("waiting for gpsd failed: \(describeErrno(code))")
                 }
                 sleepUntilGpsdOrWish()
@@ -153,7 +164,10 @@ final class GpsdClientLoop {
             }
             errno = 0
             let length = gps_read(data, message, Int32(Self.messageCapacity))
-            if length < 0 { return .lost(readFailure()) }
+            if length < 0 {
+                flush()
+                return .lost(readFailure())
+            }
             if length == 0 {
                 // Part of a line is buffered; gps_waiting would say "ready" at once, so wait
                 // on the socket itself for the rest.
@@ -161,12 +175,14 @@ final class GpsdClientLoop {
                 continue
             }
             handleMessage()
+            if pending.count >= Self.batchLimit { flush() }
         }
     }
 
     /// Blocks until gpsd's socket has something (data, end of stream, an error) or a wish
     /// changed; a signal ends it early, which the loop treats like a wish.
     private func sleepUntilGpsdOrWish() {
+        flush()
         var descriptors = [
             pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: configuration.control.wakeDescriptor, events: Int16(POLLIN), revents: 0),
@@ -193,9 +209,9 @@ final class GpsdClientLoop {
         }
         switch report {
         case .fix(let fix):
-            emit(.fix(sky?.complete(fix) ?? fix))
+            pending.append(.fix(sky?.complete(fix) ?? fix))
         case .noFix(let time, let reason):
-            emit(.gap(time: time, reason: reason))
+            pending.append(.gap(time: time, reason: reason))
         case .sky(let sky):
             self.sky = sky
         case .error(let text):
@@ -210,10 +226,22 @@ final class GpsdClientLoop {
         }
     }
 
+    /// Hands on a connection change, after what was read before it.
     private func emit(_ event: GpsdEvent) {
-        if case .dropped = configuration.events.yield(event) {
-            droppedEvents += 1
-            if droppedEvents == 1 || droppedEvents.isMultiple(of: 1000) {
+        flush()
+        pending.append(event)
+        flush()
+    }
+
+    /// Hands on the events read so far, as one batch.
+    private func flush() {
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        if case .dropped(let lost) = configuration.events.yield(batch) {
+            let before = droppedEvents
+            droppedEvents += lost.count
+            if before == 0 || before / 1000 != droppedEvents / 1000 {
                 logger.warning(
                     "events dropped: the consumer is not keeping up",
                     metadata: ["gpsd.dropped": "\(droppedEvents)"])

@@ -5,7 +5,8 @@ import WaymarkCore
 /// Live fixes from a gpsd daemon, through libgps.
 ///
 /// One dedicated thread connects (`gps_open`), watches (`gps_stream(WATCH_ENABLE|WATCH_JSON)`)
-/// and reads reports (`gps_waiting`, `gps_read`); results arrive on ``events``:
+/// and reads reports (`gps_waiting`, `gps_read`); results arrive on ``events``, in batches
+/// (the reports one read found waiting; one at a time when they come one at a time):
 /// - every TPV report with gpsd mode 2 or 3 is a ``GpsdEvent/fix(_:)`` (mode 2 → `.twoD`,
 ///   3 → `.threeD`), with eph/epv/epx/epy, speed, course and altitude (MSL, else HAE) when
 ///   gpsd gives them, and the satellites used and dilutions of the last SKY report;
@@ -22,10 +23,10 @@ import WaymarkCore
 public final class GpsdSource: Sendable {
     public let host: String
     public let port: Int
-    /// The source's events, for one consumer. Ends after ``stop()``.
-    public let events: AsyncStream<GpsdEvent>
+    /// The source's events in order, in batches, for one consumer. Ends after ``stop()``.
+    public let events: AsyncStream<[GpsdEvent]>
 
-    private let continuation: AsyncStream<GpsdEvent>.Continuation
+    private let continuation: AsyncStream<[GpsdEvent]>.Continuation
     private let control = GpsdControl()
     private let logger: Logger
     private let backoff: Backoff
@@ -36,7 +37,7 @@ public final class GpsdSource: Sendable {
     ///   - logger: where connection changes and skipped lines are logged; `gpsd.host` and
     ///     `gpsd.port` are added to its metadata.
     ///   - backoff: the waits between reconnection attempts.
-    ///   - bufferLimit: events kept for a slow consumer; beyond it the oldest are dropped
+    ///   - bufferLimit: batches kept for a slow consumer; beyond it the oldest are dropped
     ///     (and the drop logged), since a live position matters more than an old one.
     public init(
         host: String = "127.0.0.1", port: Int = 2947, logger: Logger, backoff: Backoff = .default,
@@ -50,7 +51,7 @@ public final class GpsdSource: Sendable {
         self.logger = logger
         self.backoff = backoff
         (events, continuation) = AsyncStream.makeStream(
-            of: GpsdEvent.self, bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
+            of: [GpsdEvent].self, bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
     }
 
     deinit { stop() }
@@ -62,12 +63,14 @@ public final class GpsdSource: Sendable {
         let configuration = GpsdClientLoop.Configuration(
             host: host, port: port, backoff: backoff, logger: logger, events: continuation,
             control: control)
-        let thread = Thread {
+        let name = "waymark-gpsd"
+        Thread {
+            // Named from inside: on Linux a name given before `start` does not reach the kernel,
+            // and the thread would show up in `top -H` under its creator's name.
+            Thread.current.name = name
             GpsdClientLoop(configuration).run()
             configuration.control.markFinished()
-        }
-        thread.name = "gpsd \(host):\(port)"
-        thread.start()
+        }.start()
     }
 
     /// Whether gpsd should stream reports. When nothing needs the position, `false` sends

@@ -9,7 +9,8 @@ extension BenchCommand {
             abstract: "Latency of a running daemon's API over its Unix socket (p50/p99).",
             discussion: """
                 Sends --count sequential GET requests (a new connection each, as the CLI does) to \
-                each path and prints one JSON object per path with p50 and p99 in milliseconds.
+                each path, taking the paths in turn so each is measured under the same load, and \
+                prints one JSON object per path with p50 and p99 in milliseconds.
                 """)
 
         @Option(help: "The daemon's API socket.")
@@ -23,14 +24,13 @@ extension BenchCommand {
 
         func run() throws {
             let client = UnixSocketHTTPClient(socketPath: socket)
-            for path in paths {
-                let (p50, p99) = try APILatency.measure(client: client, path: path, count: count)
+            for latency in try APILatency.measure(client: client, paths: paths, count: count) {
                 var json = JSONObjectWriter()
                 json.add("benchmark", "api")
-                json.add("path", path)
+                json.add("path", latency.path)
                 json.add("requests", count)
-                json.add("p50_ms", Self.milliseconds(p50))
-                json.add("p99_ms", Self.milliseconds(p99))
+                json.add("p50_ms", Self.milliseconds(latency.p50))
+                json.add("p99_ms", Self.milliseconds(latency.p99))
                 print(json.object)
             }
         }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Testing
 import WaymarkCore
-import WaymarkSources
+@testable import WaymarkSources
 import WaymarkTestSupport
 
 #if canImport(Glibc)
@@ -271,6 +271,37 @@ struct GpsdSourceTests {
         #expect(!recorder.hasDisconnected)
     }
 
+    @Test func aBurstArrivesInBatchesInOrderWithNothingLost() async throws {
+        // 2,000 reports written at once: read back to back, handed on in batches of at most
+        // `batchLimit`, in the order gpsd sent them.
+        let count = 2_000
+        let burst = (0..<count).map { second in
+            #"{"class":"TPV","mode":2,"time":"2026-01-01T\#(Self.clock(second))Z","lat":52.0,"lon":5.0}"#
+        }.joined(separator: "\n") + "\n"
+        let feeder = try LineFeeder(chunks: [Array(burst.utf8)])
+        defer { feeder.shutdown() }
+        let source = GpsdSource(port: feeder.port, logger: RecordedLog().logger())
+        source.start()
+        defer { source.stop() }
+        var batches: [[GpsdEvent]] = []
+        var fixes: [Fix] = []
+        for await batch in source.events {
+            batches.append(batch)
+            fixes += batch.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
+            if fixes.count >= count { break }
+        }
+        #expect(fixes.count == count)
+        #expect(fixes.map(\.time) == (0..<count).map { Timestamp(rfc3339: "2026-01-01T\(Self.clock($0))Z") })
+        #expect(batches.allSatisfy { $0.count <= GpsdClientLoop.batchLimit })
+        #expect(batches.count < count / 10, "a burst is handed on in batches, not report by report")
+    }
+
+    /// `HH:MM:SS` for a second of the day.
+    private static func clock(_ second: Int) -> String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
+    }
+
     @Test func reconnectsAfterALineTooLongForLibgps() async throws {
         let tpv = { (second: Int) in
             Array(#"{"class":"TPV","mode":3,"time":"2026-01-01T00:00:\#(10 + second).000Z","lat":52.1,"lon":5.2}"#.utf8) + [0x0A]
@@ -298,9 +329,10 @@ struct GpsdSourceTests {
         let source = GpsdSource(port: feeder.port, logger: RecordedLog().logger())
         source.start()
         var iterator = source.events.makeAsyncIterator()
-        #expect(await iterator.next() == .connected(host: "127.0.0.1", port: feeder.port))
+        // Connection changes travel alone, never inside a batch of reports.
+        #expect(await iterator.next() == [.connected(host: "127.0.0.1", port: feeder.port)])
         source.stop()
-        #expect(await iterator.next() == .disconnected(reason: "source stopped"))
+        #expect(await iterator.next() == [.disconnected(reason: "source stopped")])
         #expect(await iterator.next() == nil)
         source.stop()  // twice is fine
     }
@@ -309,7 +341,7 @@ struct GpsdSourceTests {
         let source = GpsdSource(port: try freePort(), logger: RecordedLog().logger())
         var iterator = source.events.makeAsyncIterator()
         let task = Task { await source.run() }
-        #expect(await iterator.next()?.isDisconnected == true)  // running: nothing listens there
+        #expect(await iterator.next()?.first?.isDisconnected == true)  // running: nothing listens there
         task.cancel()
         await task.value
         #expect(await iterator.next() == nil)

@@ -19,7 +19,9 @@ final class EventRecorder: Sendable {
         let recorder = EventRecorder()
         let events = source.events
         Task {
-            for await event in events { recorder.append(event) }
+            for await batch in events {
+                for event in batch { recorder.append(event) }
+            }
         }
         return recorder
     }

@@ -57,17 +57,20 @@ extension HandlerSupervisor {
 
     /// Reads the queued events after id `after` to go out with the others of this round
     /// (`sendStagedDeliveries`), dropping stale ranging reports. The last request for a
-    /// handler in a round wins: it reflects the lifecycle's latest state.
+    /// handler in a round wins: it reflects the lifecycle's latest state. Acknowledgements not
+    /// yet committed are left out here rather than committed first, so staging never waits
+    /// for the store's writer; the round commits them.
     func stageDelivery(_ name: String, after: Int64) {
         guard let connection = connections[name] else { return }
         if let index = stagedDeliveries.firstIndex(where: { $0.handler == name }) {
             if stagedDeliveries[index].after == after && stagedDeliveries[index].connection == connection { return }
             stagedDeliveries.remove(at: index)
         }
-        commitAcknowledgements()
         let events: [QueuedHandlerEvent]
         do {
+            let acknowledged = Set(pendingAcknowledgements.lazy.filter { $0.handler == name }.map(\.id))
             events = try store.unacknowledgedEvents(handler: name, afterID: after, limit: HandlerLifecycle.deliveryWindow)
+                .filter { !acknowledged.contains($0.id) }
         } catch {
             logger.error("Cannot read a handler's queue", metadata: ["handler": "\(name)", "error": "\(error)"])
             return
@@ -82,10 +85,11 @@ extension HandlerSupervisor {
                 more: events.count == HandlerLifecycle.deliveryWindow))
     }
 
-    /// Sends every staged delivery: their attempts are counted in one transaction first (a
-    /// daemon killed once a handler has an event still resends it with a higher attempt,
-    /// docs/semantics.md §1.6), then each handler's events go out in one write, and the
-    /// lifecycle hears of them all at once (which may stage more: a round follows).
+    /// Sends every staged delivery: their attempts are counted in one transaction first, with
+    /// the acknowledgements waiting to be committed (a daemon killed once a handler has an
+    /// event still resends it with a higher attempt, docs/semantics.md §1.6), then each
+    /// handler's events go out in one write, and the lifecycle hears of them all at once
+    /// (which may stage more: a round follows).
     func sendStagedDeliveries() {
         feeding += 1
         defer { feeding -= 1 }
@@ -93,7 +97,8 @@ extension HandlerSupervisor {
             let round = stagedDeliveries
             stagedDeliveries = []
             do {
-                try store.markDelivered(eventIDs: round.flatMap { $0.events.map(\.id) })
+                try store.recordDeliveryRound(acknowledging: pendingAcknowledgements, delivering: round.flatMap { $0.events.map(\.id) })
+                pendingAcknowledgements.removeAll(keepingCapacity: true)
             } catch {
                 logger.error("Cannot count deliveries: not sent now", metadata: ["error": "\(error)"])
                 return
@@ -107,8 +112,9 @@ extension HandlerSupervisor {
         }
     }
 
-    /// Queues an acknowledgement for the next group commit, which runs once the jobs already
-    /// waiting for the supervisor (more acknowledgements, likely) have run.
+    /// Queues an acknowledgement for the next delivery round's transaction, or for a commit of
+    /// its own once the jobs already waiting for the supervisor (more acknowledgements, likely)
+    /// have run, whichever comes first.
     func acknowledge(_ id: Int64, handler name: String) {
         pendingAcknowledgements.append(HandlerAcknowledgement(handler: name, id: id, time: clock.now))
         guard !acknowledgementCommitScheduled else { return }

@@ -132,7 +132,7 @@ public actor HandlerSupervisor {
             defer { inbox.scheduled = true }
             return !inbox.scheduled
         }
-        if first { Task { await self.takeInbox() } }
+        if first { Task(executorPreference: Self.executor) { await self.takeInbox() } }
     }
 
     func takeInbox() {

@@ -83,33 +83,42 @@ extension WaymarkStore {
         }
     }
 
-    /// Counts a delivery attempt of each event, in one transaction (synchronous=NORMAL: it
-    /// survives the daemon's death, which is what the count is for).
-    public func markDelivered(eventIDs: [Int64]) throws {
-        guard !eventIDs.isEmpty else { return }
-        try writeHistory(synchronous: .normal, doing: "counting \(eventIDs.count) deliveries") { db in
-            let statement = try db.cachedStatement(sql: "UPDATE handler_events SET attempts = attempts + 1 WHERE id = ?")
-            for id in eventIDs { try statement.execute(arguments: [id]) }
+    /// One delivery round in one transaction (synchronous=NORMAL): the acknowledgements that
+    /// arrived since the last commit, then an attempt counted for each event about to be sent
+    /// (the count survives the daemon's death, which is what it is for; a power cut may lose
+    /// an acknowledgement, and then the event is sent once more, never lost). One transaction,
+    /// so a round waits for the store's writer once. Returns how many acknowledgements were of
+    /// an event still unacknowledged.
+    @discardableResult
+    public func recordDeliveryRound(acknowledging acknowledgements: [HandlerAcknowledgement], delivering eventIDs: [Int64]) throws -> Int {
+        guard !acknowledgements.isEmpty || !eventIDs.isEmpty else { return 0 }
+        let doing = "acknowledging \(acknowledgements.count) events and counting \(eventIDs.count) deliveries"
+        return try writeHistory(synchronous: .normal, doing: doing) { db in
+            let changed = try Self.applyAcknowledgements(acknowledgements, db)
+            let count = try db.cachedStatement(sql: "UPDATE handler_events SET attempts = attempts + 1 WHERE id = ?")
+            for id in eventIDs { try count.execute(arguments: [id]) }
+            return changed
         }
     }
 
-    /// Records handlers' acknowledgements in one transaction; returns how many were of an
-    /// event still unacknowledged (a repeat or another handler's id changes nothing).
-    /// Committed with synchronous=NORMAL: a power cut may lose an acknowledgement, and then the
-    /// event is sent once more (delivery is at least once), never lost.
+    /// Records handlers' acknowledgements in one transaction, as `recordDeliveryRound` does
+    /// with nothing to deliver.
     @discardableResult
     public func acknowledgeEvents(_ acknowledgements: [HandlerAcknowledgement]) throws -> Int {
+        try recordDeliveryRound(acknowledging: acknowledgements, delivering: [])
+    }
+
+    /// A repeat, or another handler's id, changes nothing.
+    private static func applyAcknowledgements(_ acknowledgements: [HandlerAcknowledgement], _ db: Database) throws -> Int {
         guard !acknowledgements.isEmpty else { return 0 }
-        return try writeHistory(synchronous: .normal, doing: "acknowledging \(acknowledgements.count) events") { db in
-            let statement = try db.cachedStatement(
-                sql: "UPDATE handler_events SET acked_ns = ? WHERE id = ? AND handler = ? AND acked_ns IS NULL")
-            var changed = 0
-            for ack in acknowledgements {
-                try statement.execute(arguments: [ack.time.nanosecondsSince1970, ack.id, ack.handler])
-                changed += db.changesCount
-            }
-            return changed
+        let statement = try db.cachedStatement(
+            sql: "UPDATE handler_events SET acked_ns = ? WHERE id = ? AND handler = ? AND acked_ns IS NULL")
+        var changed = 0
+        for ack in acknowledgements {
+            try statement.execute(arguments: [ack.time.nanosecondsSince1970, ack.id, ack.handler])
+            changed += db.changesCount
         }
+        return changed
     }
 
     /// Records one acknowledgement; false when the id is not the handler's unacknowledged event.

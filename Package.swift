@@ -32,6 +32,8 @@ let package = Package(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]),
 
+        // glibc's malloc.h: malloc_trim, to give start-up's heap back (WaymarkStore.releaseMemory).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // GNU posix_spawn extensions (closefrom, chdir, setsid) and prlimit for handler processes.
         .target(name: "CWaymarkSpawn"),
 
@@ -62,7 +64,7 @@ let package = Package(
         .target(
             name: "WaymarkStore",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions",
+                "WaymarkCore", "WaymarkRegions", "CMalloc",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,17 +1,23 @@
 """The daemon at rest: gpsd running with no receiver, no handlers, no clients.
 
-Usage: /usr/bin/python3 Benchmarks/at_rest.py WAYMARK [--seconds 60]
+Usage: /usr/bin/python3 Benchmarks/at_rest.py WAYMARK [--seconds 60] [--floor Benchmarks/floor/.build/release/floor]
 Starts `gpsd -N` on a private port with no device, then `WAYMARK serve --gpsd 127.0.0.1:PORT` on a
 fresh database in a fresh HOME, lets it settle for 5 s, and over --seconds reads from /proc: the
 CPU time of the whole process (all threads), its wake-ups (voluntary context switches summed
 over its threads: each is a thread going to sleep after it was woken), and its resident set.
 Prints one JSON object: cpu_percent, wakeups_per_second, rss_mb, threads.
+
+With --floor (build it with `swift build -c release --package-path Benchmarks/floor`), the same
+run also measures the floor under that resident set: the smallest Swift process with Foundation
+(floor_foundation_mb), with one SQLite connection on the daemon's database (floor_sqlite_mb),
+and with SpatiaLite loaded into it as every store connection has (floor_spatialite_mb).
 """
 import argparse, json, os, socket, subprocess, tempfile, time
 
 parser = argparse.ArgumentParser()
 parser.add_argument("waymark")
 parser.add_argument("--seconds", type=float, default=60)
+parser.add_argument("--floor", help="Benchmarks/floor's executable, for the floor figures")
 args = parser.parse_args()
 
 
@@ -88,12 +94,19 @@ try:
     after = sample(daemon.pid)
     elapsed = time.monotonic() - start
     cpu, wakeups, named = window(before, after)
+    floor = {}
+    if args.floor:
+        database = os.path.join(environment["XDG_DATA_HOME"], "waymark", "waymark.sqlite")
+        for mode in ("foundation", "sqlite", "spatialite"):
+            output = subprocess.run([args.floor, mode] + ([] if mode == "foundation" else [database]),
+                                    check=True, capture_output=True, text=True).stdout
+            floor[f"floor_{mode}_mb"] = round(int(output) / 1024, 1)
     print(json.dumps({"benchmark": "at_rest", "seconds": round(elapsed, 1),
                       "cpu_percent": round(100 * cpu / elapsed, 3),
                       "wakeups_per_second": round(wakeups / elapsed, 2),
                       "rss_mb": round(rss_mb(daemon.pid), 1), "threads": len(after),
                       "wakeups_per_second_by_thread": by_thread(named, elapsed),
-                      "running": daemon.poll() is None, "gpsd_running": gpsd.poll() is None}))
+                      "running": daemon.poll() is None, "gpsd_running": gpsd.poll() is None, **floor}))
 finally:
     daemon.terminate(); daemon.wait(10)
     gpsd.terminate(); gpsd.wait(10)

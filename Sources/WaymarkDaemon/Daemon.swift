@@ -86,6 +86,8 @@ public enum Daemon {
                 "power.bluetooth_profile": "\(configuration.power.bluetoothProfile.name)",
                 "power.aware": "\(configuration.power.aware)",
             ])
+        // Start-up is over: what it read and allocated is not kept (BENCHMARKS.md, at rest).
+        try await store.offPool { $0.releaseMemory() }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()

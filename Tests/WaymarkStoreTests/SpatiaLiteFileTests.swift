@@ -80,4 +80,21 @@ import WaymarkTestSupport
         #expect(mode == "wal")
         #expect(sync == 2)  // FULL
     }
+
+    /// Releasing memory closes the reader connections and empties caches; the store goes on
+    /// reading (a new reader, SpatiaLite loaded again) and writing as before.
+    @Test func releasingMemoryKeepsTheStoreWorking() throws {
+        let folder = try TemporaryDirectory()
+        let store = try WaymarkStore(path: folder.path("regions.sqlite"), logger: quietLogger)
+        try store.importRegions(Sample.all, replace: false)
+        let before = try store.regions()
+        store.releaseMemory()
+        #expect(try store.regions() == before)
+        let spatial = try store.database.read { db in try Double.fetchOne(db, sql: "SELECT ST_X(MakePoint(8.5, 47.3, 4326))") }
+        #expect(spatial == 8.5)
+        #expect(try store.removeRegion(identifier: before[0].identifier))
+        store.releaseMemory()
+        #expect(try store.regions().count == before.count - 1)
+    }
 }
+

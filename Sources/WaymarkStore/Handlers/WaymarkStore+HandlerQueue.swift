@@ -47,14 +47,21 @@ extension WaymarkStore {
         }
     }
 
-    /// Inserts one queued handler event in the caller's transaction and returns its id.
+    /// Inserts one queued handler event in the caller's transaction and returns its id. Its
+    /// first delivery attempt is counted here, in the commit that queues it, so the first send
+    /// needs no write of its own (docs/durability.md).
     static func insertHandlerEvent(
         _ handler: String, time: Timestamp, kind: EventKind, record: String, queuedAt now: Timestamp, _ db: Database
     ) throws -> Int64 {
         try db.cachedStatement(
-            sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns) VALUES (?, ?, ?, ?, ?)"
+            sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns, attempts) VALUES (?, ?, ?, ?, ?, 1)"
         ).execute(arguments: [handler, time.nanosecondsSince1970, kind.rawValue, record, now.nanosecondsSince1970])
         return db.lastInsertedRowID
+    }
+
+    /// The newest queued handler event's id (0 when none was ever queued).
+    public func newestHandlerEventID() throws -> Int64 {
+        try readHandlers { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM handler_events") ?? 0 }
     }
 
     /// A handler's unacknowledged events with ids above `afterID`, oldest first.
@@ -84,7 +91,7 @@ extension WaymarkStore {
     }
 
     /// One delivery round in one transaction (synchronous=NORMAL): the acknowledgements that
-    /// arrived since the last commit, then an attempt counted for each event about to be sent
+    /// arrived since the last commit, then an attempt counted for each event about to be resent
     /// (the count survives the daemon's death, which is what it is for; a power cut may lose
     /// an acknowledgement, and then the event is sent once more, never lost). One transaction,
     /// so a round waits for the store's writer once. Returns how many acknowledgements were of

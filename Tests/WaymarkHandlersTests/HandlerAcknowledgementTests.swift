@@ -39,11 +39,21 @@ import WaymarkTestSupport
     }
 
     @Test func aFloodOfAcknowledgementsIsStoredAndAStrayOneIsNot() async throws {
-        let rig = try await SupervisorRig()
-        defer { rig.server.stop() }
-        let (store, clock, server, supervisor) = (rig.store, rig.clock, rig.server, rig.supervisor)
-        try await rig.start()
-        let events = (0..<500).map { SupervisorRig.event($0, at: clock.now) }
+        let directory = try TemporaryDirectory()
+        let logger = Logger(label: "waymark.test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let store = try WaymarkStore(path: directory.path("w.sqlite"), logger: logger)
+        let clock = ManualWallClock(Timestamp(secondsSince1970: 1_780_000_000))
+        let registration = HandlerRegistration(
+            name: "hand", executable: "/bin/false", subscription: HandlerSubscription(allRegions: true))
+        try store.saveHandler(name: "hand", registrationJSON: try registration.encoded(), replace: false, at: clock.now)
+        let server = try await HandlerSocketServer.bind(base: directory.path("run"), logger: logger)
+        defer { server.stop() }
+        let supervisor = HandlerSupervisor(
+            store: store, socketPath: server.path, queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }),
+            clock: clock, logger: logger)
+        try await supervisor.reload()
+        server.start { supervisor.serve($0) }
+        let events = (0..<500).map { QueuedHandlerEvent.New(handler: "hand", time: clock.now, kind: .region, record: "{\"n\":\($0)}") }
         let ids = try store.enqueueHandlerEvents(events, at: clock.now)
 
         // Started by hand (no token): it becomes active and is sent its queue, a window at a
@@ -76,84 +86,6 @@ import WaymarkTestSupport
         #expect(status.eventsUnacknowledged == 0)
         #expect(status.counters?.launches == 0)  // started by hand
         await supervisor.shutdown()
-    }
-}
-
-/// Attempts (docs/handlers.md, "Delivery"): the commit that queues an event counts its first
-/// attempt, so a first send writes nothing; whatever goes out again is counted before it does.
-@Suite struct HandlerAttemptTests {
-    @Test func aFirstSendIsCountedWhenQueuedAndAResendBeforeItGoesOut() async throws {
-        // Queued by an earlier daemon, which may or may not have sent them before it stopped:
-        // before the supervisor is made.
-        let rig = try await SupervisorRig { store, clock in
-            try store.enqueueHandlerEvents([SupervisorRig.event(0, at: clock.now), SupervisorRig.event(1, at: clock.now)], at: clock.now)
-        }
-        defer { rig.server.stop() }
-        let (store, clock, server, supervisor) = (rig.store, rig.clock, rig.server, rig.supervisor)
-        let earlier = rig.queuedBefore
-        try await rig.start()
-        let event = { (n: Int) in SupervisorRig.event(n, at: clock.now) }
-        let ours = try store.enqueueHandlerEvents([event(2), event(3)], at: clock.now)
-        let path = server.path
-        let connect = {
-            try await onOwnThread {
-                let client = try LineClient(path: path)
-                try client.send(#"{"type":"hello","handler":"hand"}"#)
-                var attempts: [Int64: Int] = [:]
-                while attempts.count < 4, let line = try client.readLine() {
-                    guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                        object["type"] as? String == "event"
-                    else { continue }
-                    attempts[(object["id"] as! NSNumber).int64Value] = (object["attempt"] as! NSNumber).intValue
-                }
-                return attempts  // the connection closes unacknowledged
-            }
-        }
-        let stored = { Dictionary(uniqueKeysWithValues: try store.unacknowledgedEvents(handler: "hand").map { ($0.id, $0.attempts) }) }
-        let first = try await connect()
-        #expect(first == [earlier[0]: 2, earlier[1]: 2, ours[0]: 1, ours[1]: 1])
-        #expect(try stored() == first)
-        // Sent once and not acknowledged: all four go out again, each counted first.
-        let second = try await connect()
-        #expect(second == [earlier[0]: 3, earlier[1]: 3, ours[0]: 2, ours[1]: 2])
-        #expect(try stored() == second)
-        await supervisor.shutdown()
-    }
-}
-
-/// A store with handler "hand" registered (started by hand: no process of ours), a bound
-/// handler socket and a supervisor on a manual clock; `start` loads it and serves the socket.
-struct SupervisorRig {
-    let store: WaymarkStore
-    let clock = ManualWallClock(Timestamp(secondsSince1970: 1_780_000_000))
-    let server: HandlerSocketServer
-    let supervisor: HandlerSupervisor
-    /// What `before` queued, ahead of the supervisor.
-    let queuedBefore: [Int64]
-    private let directory: TemporaryDirectory
-
-    init(before: (WaymarkStore, ManualWallClock) throws -> [Int64] = { _, _ in [] }) async throws {
-        directory = try TemporaryDirectory()
-        let logger = Logger(label: "waymark.test", factory: { _ in SwiftLogNoOpLogHandler() })
-        store = try WaymarkStore(path: directory.path("w.sqlite"), logger: logger)
-        let registration = HandlerRegistration(
-            name: "hand", executable: "/bin/false", subscription: HandlerSubscription(allRegions: true))
-        try store.saveHandler(name: "hand", registrationJSON: try registration.encoded(), replace: false, at: clock.now)
-        queuedBefore = try before(store, clock)
-        server = try await HandlerSocketServer.bind(base: directory.path("run"), logger: logger)
-        supervisor = HandlerSupervisor(
-            store: store, socketPath: server.path, queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }),
-            clock: clock, logger: logger)
-    }
-
-    func start() async throws {
-        try await supervisor.reload()
-        let supervisor = supervisor
-        server.start { supervisor.serve($0) }
-    }
-
-    static func event(_ n: Int, at time: Timestamp) -> QueuedHandlerEvent.New {
-        QueuedHandlerEvent.New(handler: "hand", time: time, kind: .region, record: "{\"n\":\(n)}")
     }
 }
 

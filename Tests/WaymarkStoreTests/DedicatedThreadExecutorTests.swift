@@ -47,13 +47,4 @@ import WaymarkStore
         #expect(threads == ["waymark-test-ex"], "ran on threads named \(threads)")
         #expect(await recorder.overlapped == false)
     }
-
-    @Test func aTaskPreferringItRunsOnItsThreadBeforeReachingTheActor() async {
-        let ranOnThread = await Task(executorPreference: Recorder.executor) {
-            Recorder.executor.isCurrent
-        }.value
-        #expect(ranOnThread)
-        let elsewhere = await Task { Recorder.executor.isCurrent }.value
-        #expect(!elsewhere, "a task without the preference runs on the cooperative pool")
-    }
 }

@@ -21,31 +21,4 @@ import WaymarkTestSupport
         let error = #expect(throws: StoreError.self) { try store.unacknowledgedEvents(handler: "logger") }
         #expect(error?.message.contains("handler event \(ids[0]): unknown kind 'teleport'") == true)
     }
-
-    /// A delivery round commits the acknowledgements waiting and counts the attempts of the
-    /// events about to be sent in one transaction; a repeated or foreign acknowledgement
-    /// changes nothing.
-    @Test func aDeliveryRoundAcknowledgesAndCountsAttemptsTogether() throws {
-        let directory = try TemporaryDirectory()
-        let store = try WaymarkStore(path: directory.path("w.sqlite"), logger: quietLogger)
-        for name in ["a", "b"] {
-            try store.saveHandler(name: name, registrationJSON: "{}", replace: false, at: HistorySample.at(0))
-        }
-        let ids = try store.enqueueHandlerEvents(
-            [1.0, 2, 3].map { .init(handler: "a", time: HistorySample.at($0), kind: .location, record: "{}") }, at: HistorySample.at(4))
-        let acknowledged = try store.recordDeliveryRound(
-            acknowledging: [
-                HandlerAcknowledgement(handler: "a", id: ids[0], time: HistorySample.at(5)),
-                HandlerAcknowledgement(handler: "a", id: ids[0], time: HistorySample.at(6)),  // a repeat
-                HandlerAcknowledgement(handler: "b", id: ids[1], time: HistorySample.at(6)),  // not b's event
-            ],
-            delivering: [ids[1], ids[2], ids[2]])
-        #expect(acknowledged == 1)
-        let queue = try store.unacknowledgedEvents(handler: "a")
-        #expect(queue.map(\.id) == [ids[1], ids[2]])
-        // Queuing counted each event's first attempt; the round counted one more and two more.
-        #expect(queue.map(\.attempts) == [2, 3])
-        #expect(try store.newestHandlerEventID() == ids[2])
-        #expect(try store.recordDeliveryRound(acknowledging: [], delivering: []) == 0)
-    }
 }

@@ -48,7 +48,7 @@ extension HandlerSupervisor {
     /// The kind of the oldest unacknowledged event that may wake the handler: any but
     /// `ranging`, which is only for a handler that runs anyway (ranging wakes no app on iOS).
     func oldestUnacknowledgedKind(_ name: String) -> String? {
-        settleAcknowledgements()
+        commitAcknowledgements()
         return (try? store.unacknowledgedEvents(handler: name))?.first { $0.kind != .ranging }?.kind.rawValue
     }
 
@@ -57,20 +57,17 @@ extension HandlerSupervisor {
 
     /// Reads the queued events after id `after` to go out with the others of this round
     /// (`sendStagedDeliveries`), dropping stale ranging reports. The last request for a
-    /// handler in a round wins: it reflects the lifecycle's latest state. Acknowledgements not
-    /// yet committed are left out here rather than committed first, so staging never waits
-    /// for the store's writer.
+    /// handler in a round wins: it reflects the lifecycle's latest state.
     func stageDelivery(_ name: String, after: Int64) {
         guard let connection = connections[name] else { return }
         if let index = stagedDeliveries.firstIndex(where: { $0.handler == name }) {
             if stagedDeliveries[index].after == after && stagedDeliveries[index].connection == connection { return }
             stagedDeliveries.remove(at: index)
         }
+        commitAcknowledgements()
         let events: [QueuedHandlerEvent]
         do {
-            let acknowledged = acknowledgedNotCommitted(by: name)
             events = try store.unacknowledgedEvents(handler: name, afterID: after, limit: HandlerLifecycle.deliveryWindow)
-                .filter { !acknowledged.contains($0.id) }
         } catch {
             logger.error("Cannot read a handler's queue", metadata: ["handler": "\(name)", "error": "\(error)"])
             return
@@ -85,45 +82,51 @@ extension HandlerSupervisor {
                 more: events.count == HandlerLifecycle.deliveryWindow))
     }
 
-    /// Sends every staged delivery, each handler's events in one write, and tells the lifecycle
-    /// of them all at once (which may stage more: a round follows). An event's first attempt
-    /// was counted by the commit that queued it; a resend is counted first, with the
-    /// acknowledgements waiting, in one transaction (a daemon killed once a handler has an
-    /// event resends it with a higher attempt, docs/semantics.md §1.6). A round of first sends
-    /// alone writes nothing, so it never waits for the store's writer.
+    /// Sends every staged delivery: their attempts are counted in one transaction first (a
+    /// daemon killed once a handler has an event still resends it with a higher attempt,
+    /// docs/semantics.md §1.6), then each handler's events go out in one write, and the
+    /// lifecycle hears of them all at once (which may stage more: a round follows).
     func sendStagedDeliveries() {
         feeding += 1
         defer { feeding -= 1 }
         while !stagedDeliveries.isEmpty {
             let round = stagedDeliveries
             stagedDeliveries = []
-            let resent = round.flatMap { staged in staged.events.lazy.filter { !self.isFirstSend($0) }.map(\.id) }
-            if !resent.isEmpty {
-                do {
-                    try store.recordDeliveryRound(acknowledging: pendingAcknowledgements, delivering: resent)
-                    pendingAcknowledgements.removeAll(keepingCapacity: true)
-                } catch {
-                    logger.error("Cannot count deliveries: not sent now", metadata: ["error": "\(error)"])
-                    return
-                }
+            do {
+                try store.markDelivered(eventIDs: round.flatMap { $0.events.map(\.id) })
+            } catch {
+                logger.error("Cannot count deliveries: not sent now", metadata: ["error": "\(error)"])
+                return
             }
             var delivered: [HandlerLifecycle.Input] = []
             for staged in round where connections[staged.handler] == staged.connection {
-                staged.connection.send(lines: staged.events.map { event in
-                    let attempt = isFirstSend(event) ? event.attempts : event.attempts + 1
-                    return HandlerReply.event(id: event.id, attempt: attempt, reason: event.kind.rawValue, record: event.record)
-                })
-                if let last = staged.events.last?.id { highestSent[staged.handler] = max(highestSent[staged.handler] ?? 0, last) }
+                staged.connection.send(lines: staged.events.map { HandlerReply.event(id: $0.id, attempt: $0.attempts + 1, reason: $0.kind.rawValue, record: $0.record) })
                 delivered.append(.delivered(handler: staged.handler, sent: staged.events.map(\.id), through: staged.through, more: staged.more))
             }
             for action in lifecycle.handle(delivered, at: clock.now) { perform(action) }
         }
     }
 
-    /// Whether `event` goes out for the first time: queued by this process (its first attempt
-    /// counted then) and above every id this process has sent its handler, in id order.
-    func isFirstSend(_ event: QueuedHandlerEvent) -> Bool {
-        event.id > queuedBeforeStart && event.id > highestSent[event.handler] ?? 0
+    /// Queues an acknowledgement for the next group commit, which runs once the jobs already
+    /// waiting for the supervisor (more acknowledgements, likely) have run.
+    func acknowledge(_ id: Int64, handler name: String) {
+        pendingAcknowledgements.append(HandlerAcknowledgement(handler: name, id: id, time: clock.now))
+        guard !acknowledgementCommitScheduled else { return }
+        acknowledgementCommitScheduled = true
+        Task { self.commitAcknowledgements() }
+    }
+
+    /// Commits the queued acknowledgements in one transaction.
+    func commitAcknowledgements() {
+        acknowledgementCommitScheduled = false
+        guard !pendingAcknowledgements.isEmpty else { return }
+        do {
+            try store.acknowledgeEvents(pendingAcknowledgements)
+        } catch {
+            // Not lost for good: those events stay unacknowledged and are sent again.
+            logger.error("Cannot record acknowledgements", metadata: ["count": "\(pendingAcknowledgements.count)", "error": "\(error)"])
+        }
+        pendingAcknowledgements.removeAll(keepingCapacity: true)
     }
 
     /// Stores a judged period; a slow or misreported one is logged with the time it leaves.

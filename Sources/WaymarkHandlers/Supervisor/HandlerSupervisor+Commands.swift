@@ -20,7 +20,7 @@ extension HandlerSupervisor {
 
     /// Every handler with its state and counters, by name (`GET /v1/handlers`).
     public func status() -> [HandlerStatus] {
-        settleAcknowledgements()
+        commitAcknowledgements()
         let counts = (try? store.handlerEventCounts()) ?? [:]
         let now = clock.now
         return lifecycle.handlers.keys.sorted().map { name in
@@ -42,7 +42,7 @@ extension HandlerSupervisor {
     /// At shutdown: running handlers get SIGTERM (suspended ones SIGCONT first, so they can
     /// act on it) and their connections close; unacknowledged events stay queued.
     public func shutdown() {
-        settleAcknowledgements()
+        commitAcknowledgements()
         feed(.shutdown)
         sleeper?.cancel()
     }

@@ -5,8 +5,7 @@ extension HandlerSupervisor {
     public nonisolated func serve(_ connection: HandlerConnection) {
         let (reads, continuation) = AsyncStream.makeStream(of: [String].self)
         connection.readLines({ continuation.yield($0) }, ended: { continuation.finish() })
-        // On the supervisor's thread throughout: a handler's lines never wait for the pool.
-        Task(executorPreference: Self.executor) {
+        Task {
             var handler: String?
             for await lines in reads {
                 handler = await self.received(lines, on: connection, from: handler)

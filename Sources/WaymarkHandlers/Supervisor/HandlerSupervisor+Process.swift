@@ -24,7 +24,7 @@ extension HandlerSupervisor {
     /// Reports the process's end to `exited`, through the reaper's pidfd (no thread per child).
     func watchExit(of process: HandlerProcess, handler name: String) {
         HandlerReaper.shared.watch(process) { [weak self] code, signal in
-            Task(executorPreference: Self.executor) { await self?.exited(name, pid: process.pid, code: code, signal: signal) }
+            Task { await self?.exited(name, pid: process.pid, code: code, signal: signal) }
         }
     }
 

@@ -76,22 +76,12 @@ public actor HandlerSupervisor {
     /// The sleep of `run` until the lifecycle's next deadline, and that deadline.
     var sleeper: Task<Void, Never>?
     var sleepingUntil: Timestamp?
-    /// Acknowledgements not yet handed to the committer (`acknowledge`), whether that is on its
-    /// way, and those handed over and not yet committed, by handler.
+    /// Acknowledgements not yet committed (`acknowledge`), and whether a commit is on its way.
     var pendingAcknowledgements: [HandlerAcknowledgement] = []
     var acknowledgementCommitScheduled = false
-    var acknowledgementsInFlight: [String: Set<Int64>] = [:]
-    /// Commits acknowledgements one batch after another, on a GCD thread: waiting for the
-    /// store's writer there keeps this actor's thread free for deliveries.
-    nonisolated let acknowledgementCommitter = DispatchQueue(label: "org.waymark.handlers.acknowledgements")
     /// Events read for delivery and not yet sent, by handler (`stageDelivery`), and how deep
     /// in nested `feed` calls the supervisor is.
     var stagedDeliveries: [StagedDelivery] = []
-    /// The newest queued event's id when this supervisor started: events above it were queued
-    /// by this process, their first attempt counted as they were queued.
-    let queuedBeforeStart: Int64
-    /// The highest event id sent to each handler by this process (deliveries go in id order).
-    var highestSent: [String: Int64] = [:]
     var feeding = 0
     nonisolated let inbox = Mutex(Inbox())
 
@@ -106,13 +96,6 @@ public actor HandlerSupervisor {
         self.clock = clock
         self.logger = logger
         lifecycle = HandlerLifecycle(settings: settings.lifecycle, now: clock.now)
-        do {
-            queuedBeforeStart = try store.newestHandlerEventID()
-        } catch {
-            // Every delivery is then counted before it goes out: an attempt may be counted twice.
-            logger.error("Cannot read the handlers' queue", metadata: ["error": "\(error)"])
-            queuedBeforeStart = .max
-        }
     }
 
     /// Reads the registrations from the store: new handlers are added, removed ones are
@@ -149,7 +132,7 @@ public actor HandlerSupervisor {
             defer { inbox.scheduled = true }
             return !inbox.scheduled
         }
-        if first { Task(executorPreference: Self.executor) { await self.takeInbox() } }
+        if first { Task { await self.takeInbox() } }
     }
 
     func takeInbox() {

@@ -8,11 +8,7 @@ import Synchronization
 /// Jobs run one at a time in the order they were enqueued. With nothing to do the thread
 /// sleeps on a condition variable with no timeout: an idle executor never wakes up. The thread
 /// lives as long as the process (executors are made once per long-lived actor).
-///
-/// It is a `TaskExecutor` too: a task started with it as its preference
-/// (`Task(executorPreference:)`) runs on the thread as well, so news from another thread
-/// reaches the actor without a turn through the cooperative pool first.
-public final class DedicatedThreadExecutor: SerialExecutor, TaskExecutor, Sendable {
+public final class DedicatedThreadExecutor: SerialExecutor, Sendable {
     private let jobs = Mutex<[UnownedJob]>([])
     private let ready = NSCondition()
     /// The thread's id, once it runs.
@@ -38,10 +34,6 @@ public final class DedicatedThreadExecutor: SerialExecutor, TaskExecutor, Sendab
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
-    }
-
-    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
-        UnownedTaskExecutor(ordinary: self)
     }
 
     /// Whether the caller runs on this executor's thread.

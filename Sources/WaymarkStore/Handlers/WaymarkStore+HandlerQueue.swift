@@ -47,21 +47,14 @@ extension WaymarkStore {
         }
     }
 
-    /// Inserts one queued handler event in the caller's transaction and returns its id. Its
-    /// first delivery attempt is counted here, in the commit that queues it, so the first send
-    /// needs no write of its own (docs/durability.md).
+    /// Inserts one queued handler event in the caller's transaction and returns its id.
     static func insertHandlerEvent(
         _ handler: String, time: Timestamp, kind: EventKind, record: String, queuedAt now: Timestamp, _ db: Database
     ) throws -> Int64 {
         try db.cachedStatement(
-            sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns, attempts) VALUES (?, ?, ?, ?, ?, 1)"
+            sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns) VALUES (?, ?, ?, ?, ?)"
         ).execute(arguments: [handler, time.nanosecondsSince1970, kind.rawValue, record, now.nanosecondsSince1970])
         return db.lastInsertedRowID
-    }
-
-    /// The newest queued handler event's id (0 when none was ever queued).
-    public func newestHandlerEventID() throws -> Int64 {
-        try readHandlers { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM handler_events") ?? 0 }
     }
 
     /// A handler's unacknowledged events with ids above `afterID`, oldest first.
@@ -90,42 +83,33 @@ extension WaymarkStore {
         }
     }
 
-    /// One delivery round in one transaction (synchronous=NORMAL): the acknowledgements that
-    /// arrived since the last commit, then an attempt counted for each event about to be resent
-    /// (the count survives the daemon's death, which is what it is for; a power cut may lose
-    /// an acknowledgement, and then the event is sent once more, never lost). One transaction,
-    /// so a round waits for the store's writer once. Returns how many acknowledgements were of
-    /// an event still unacknowledged.
-    @discardableResult
-    public func recordDeliveryRound(acknowledging acknowledgements: [HandlerAcknowledgement], delivering eventIDs: [Int64]) throws -> Int {
-        guard !acknowledgements.isEmpty || !eventIDs.isEmpty else { return 0 }
-        let doing = "acknowledging \(acknowledgements.count) events and counting \(eventIDs.count) deliveries"
-        return try writeHistory(synchronous: .normal, doing: doing) { db in
-            let changed = try Self.applyAcknowledgements(acknowledgements, db)
-            let count = try db.cachedStatement(sql: "UPDATE handler_events SET attempts = attempts + 1 WHERE id = ?")
-            for id in eventIDs { try count.execute(arguments: [id]) }
-            return changed
+    /// Counts a delivery attempt of each event, in one transaction (synchronous=NORMAL: it
+    /// survives the daemon's death, which is what the count is for).
+    public func markDelivered(eventIDs: [Int64]) throws {
+        guard !eventIDs.isEmpty else { return }
+        try writeHistory(synchronous: .normal, doing: "counting \(eventIDs.count) deliveries") { db in
+            let statement = try db.cachedStatement(sql: "UPDATE handler_events SET attempts = attempts + 1 WHERE id = ?")
+            for id in eventIDs { try statement.execute(arguments: [id]) }
         }
     }
 
-    /// Records handlers' acknowledgements in one transaction, as `recordDeliveryRound` does
-    /// with nothing to deliver.
+    /// Records handlers' acknowledgements in one transaction; returns how many were of an
+    /// event still unacknowledged (a repeat or another handler's id changes nothing).
+    /// Committed with synchronous=NORMAL: a power cut may lose an acknowledgement, and then the
+    /// event is sent once more (delivery is at least once), never lost.
     @discardableResult
     public func acknowledgeEvents(_ acknowledgements: [HandlerAcknowledgement]) throws -> Int {
-        try recordDeliveryRound(acknowledging: acknowledgements, delivering: [])
-    }
-
-    /// A repeat, or another handler's id, changes nothing.
-    private static func applyAcknowledgements(_ acknowledgements: [HandlerAcknowledgement], _ db: Database) throws -> Int {
         guard !acknowledgements.isEmpty else { return 0 }
-        let statement = try db.cachedStatement(
-            sql: "UPDATE handler_events SET acked_ns = ? WHERE id = ? AND handler = ? AND acked_ns IS NULL")
-        var changed = 0
-        for ack in acknowledgements {
-            try statement.execute(arguments: [ack.time.nanosecondsSince1970, ack.id, ack.handler])
-            changed += db.changesCount
+        return try writeHistory(synchronous: .normal, doing: "acknowledging \(acknowledgements.count) events") { db in
+            let statement = try db.cachedStatement(
+                sql: "UPDATE handler_events SET acked_ns = ? WHERE id = ? AND handler = ? AND acked_ns IS NULL")
+            var changed = 0
+            for ack in acknowledgements {
+                try statement.execute(arguments: [ack.time.nanosecondsSince1970, ack.id, ack.handler])
+                changed += db.changesCount
+            }
+            return changed
         }
-        return changed
     }
 
     /// Records one acknowledgement; false when the id is not the handler's unacknowledged event.

@@ -16,7 +16,7 @@ import WaymarkStore
 /// never the cooperative pool that serves the API and the pipeline.
 public actor HandlerSupervisor {
     /// The one thread every supervisor of the process runs on (a daemon has one supervisor).
-    static let executor = DedicatedThreadExecutor(name: "waymark-handlers")
+    static let executor = DedicatedThreadExecutor(name: "waymark-handler")
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
 

@@ -15,7 +15,10 @@ public final class DedicatedThreadExecutor: SerialExecutor, Sendable {
     private let thread = Mutex<pthread_t?>(nil)
 
     /// Starts the thread, named `name` (shown by `top -H` and in `/proc/PID/task/*/comm`).
+    /// Linux keeps at most 15 bytes of a thread's name and refuses a longer one outright (the
+    /// thread would keep its creator's name), so a longer `name` is a programming error.
     public init(name: String) {
+        precondition(name.utf8.count <= 15, "thread name '\(name)' is longer than Linux's 15 bytes")
         Thread { [self] in
             // Named from inside: on Linux a name given before `start` does not reach the kernel.
             Thread.current.name = name

@@ -12,19 +12,15 @@ run also measures the floor under that resident set: the smallest Swift process 
 (floor_foundation_mb), with one SQLite connection on the daemon's database (floor_sqlite_mb),
 and with SpatiaLite loaded into it as every store connection has (floor_spatialite_mb).
 """
-import argparse, json, os, socket, subprocess, tempfile, time
+import argparse, json, os, subprocess, tempfile, time
+
+from benchkit import free_port
 
 parser = argparse.ArgumentParser()
 parser.add_argument("waymark")
 parser.add_argument("--seconds", type=float, default=60)
 parser.add_argument("--floor", help="Benchmarks/floor's executable, for the floor figures")
 args = parser.parse_args()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def sample(pid):

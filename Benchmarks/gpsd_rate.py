@@ -21,6 +21,8 @@ the highest rate at which every fix sent was reported by gpsd and recorded by Wa
 import argparse, datetime, json, os, shutil, socket, sqlite3, subprocess, tempfile, threading, time
 import xml.etree.ElementTree as ElementTree
 
+from benchkit import free_port, percentile
+
 parser = argparse.ArgumentParser()
 parser.add_argument("waymark")
 parser.add_argument("--track", default=os.path.join(os.path.dirname(__file__), "../../shared/data/gpx/bikeride.gpx"))
@@ -67,12 +69,6 @@ def epoch(point, moment):
     return (gga + rmc).encode("ascii")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def gpsd_fixes(path):
     """(fixes gpsd reported, of which with a time). The very first report has none: a GGA
     carries no date, so gpsd reports its position before the RMC that dates it."""
@@ -86,11 +82,6 @@ def gpsd_fixes(path):
             fixes += 1
             timed += "time" in report
     return fixes, timed
-
-
-def percentile(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] if values else None
 
 
 def handler_latency(db, out):

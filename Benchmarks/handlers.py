@@ -29,14 +29,11 @@ import sys
 import tempfile
 import time
 
+from benchkit import percentile
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANDLER = os.path.join(ROOT, "examples", "handlers", "event_logger.py")
 ACK_HANDLER = os.path.join(ROOT, "Benchmarks", "ack_handler.py")
-
-
-def percentile(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
 def track(path, fixes, spacing=1, lead_in=0):

@@ -143,7 +143,6 @@ final class GpsdClientLoop {
             if wishes.watching != watching {
                 let flags = wishes.watching ? UInt32(WATCH_ENABLE | WATCH_JSON) : UInt32(WATCH_DISABLE)
                 errno = 0
-                flush()
                 guard gps_stream(data, flags, nil) == 0 else {
                     return .lost("cannot send WATCH to gpsd: \(describeErrno())")
                 }
@@ -156,7 +155,6 @@ final class GpsdClientLoop {
                 // gps_waiting folds errors into "nothing waiting"; errno tells them apart.
                 let code = errno
                 if code != 0 && code != EINTR && code != EAGAIN {
-                    flush()
                     return .lost("waiting for gpsd failed: \(describeErrno(code))")
                 }
                 sleepUntilGpsdOrWish()
@@ -164,10 +162,7 @@ final class GpsdClientLoop {
             }
             errno = 0
             let length = gps_read(data, message, Int32(Self.messageCapacity))
-            if length < 0 {
-                flush()
-                return .lost(readFailure())
-            }
+            if length < 0 { return .lost(readFailure()) }
             if length == 0 {
                 // Part of a line is buffered; gps_waiting would say "ready" at once, so wait
                 // on the socket itself for the rest.
@@ -226,7 +221,8 @@ final class GpsdClientLoop {
         }
     }
 
-    /// Hands on a connection change, after what was read before it.
+    /// Hands on a connection change, after what was read before it (every way out of `serve`
+    /// ends in one, so nothing read stays behind).
     private func emit(_ event: GpsdEvent) {
         flush()
         pending.append(event)

@@ -63,11 +63,10 @@ public final class GpsdSource: Sendable {
         let configuration = GpsdClientLoop.Configuration(
             host: host, port: port, backoff: backoff, logger: logger, events: continuation,
             control: control)
-        let name = "waymark-gpsd"
         Thread {
             // Named from inside: on Linux a name given before `start` does not reach the kernel,
             // and the thread would show up in `top -H` under its creator's name.
-            Thread.current.name = name
+            Thread.current.name = "waymark-gpsd"
             GpsdClientLoop(configuration).run()
             configuration.control.markFinished()
         }.start()

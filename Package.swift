@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, found through pkg-config.
@@ -64,10 +65,15 @@ let package = Package(
         .target(
             name: "WaymarkStore",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions", "CMalloc",
+                "WaymarkCore", "WaymarkRegions", "WaymarkDevices", "CMalloc",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Devices (docs/devices.md): names, secrets (generated, stored as SHA-256, compared in
+        // constant time) and request credentials. Pure: no store, no sockets.
+        .target(
+            name: "WaymarkDevices",
+            dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto")]),
         // Seeded simulators (pure): tracks (routes, speed, realistic GPS noise) and regions along a track.
         .target(name: "WaymarkSimulation", dependencies: ["WaymarkCore", "WaymarkRegions"]),
         // Export formats and their geometry (pure): GPX, GeoJSON, KML and SVG writers over a
@@ -115,7 +121,7 @@ let package = Package(
         .target(
             name: "WaymarkAPI",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore",
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore", "WaymarkDevices",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -125,7 +131,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline",
+                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline", "WaymarkDevices",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -136,7 +142,7 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
-                "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices",
+                "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices", "WaymarkDevices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -153,12 +159,13 @@ let package = Package(
         .testTarget(
             name: "WaymarkPipelineTests",
             dependencies: ["WaymarkPipeline", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkDevicesTests", dependencies: ["WaymarkDevices"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkStoreTests",
-            dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
+            dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkDevices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSimulationTests",
             dependencies: ["WaymarkSimulation", "WaymarkExport", "WaymarkSources", "WaymarkTestSupport"]),
@@ -170,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "WaymarkAPITests",
             dependencies: [
-                "WaymarkAPI", "WaymarkTestSupport",
+                "WaymarkAPI", "WaymarkDevices", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         .testTarget(

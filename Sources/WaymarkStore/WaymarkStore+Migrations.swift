@@ -47,6 +47,7 @@ extension WaymarkStore {
         registerEnergyMigration(in: &migrator)
         registerHandlerSessionMigration(in: &migrator)
         registerFixAppendMigration(in: &migrator)
+        registerDeviceMigration(in: &migrator)
         return migrator
     }
 

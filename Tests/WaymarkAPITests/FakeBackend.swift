@@ -1,6 +1,8 @@
+import Logging
 import Synchronization
 import WaymarkAPI
 import WaymarkCore
+import WaymarkDevices
 import WaymarkRegions
 import WaymarkStore
 
@@ -24,12 +26,15 @@ final class FakeBackend: DaemonBackend {
     }
 
     let state: Mutex<State>
+    /// Devices live in a real in-memory store: the API is tested against the store's own rules.
+    let store: WaymarkStore
     /// Yields once per `live()` call, so a test knows a stream client is subscribed.
     let subscriptions: AsyncStream<Void>
     private let subscribed: AsyncStream<Void>.Continuation
 
     init(history: [HistoryEntry] = FakeBackend.sampleHistory, regions: [Region] = FakeBackend.sampleRegions) {
         state = Mutex(State(status: FakeBackend.sampleStatus, history: history, regions: regions))
+        store = try! WaymarkStore.inMemory(logger: Logger(label: "fake", factory: { _ in SwiftLogNoOpLogHandler() }))
         (subscriptions, subscribed) = AsyncStream<Void>.makeStream()
         state.withLock { $0.states["park"] = RegionStateInfo(identifier: "park", state: "inside", since: Self.time(30)) }
     }
@@ -58,6 +63,16 @@ final class FakeBackend: DaemonBackend {
     }
 
     func regions() async throws -> [Region] { state.withLock { $0.regions } }
+
+    func devices() async throws -> [Device] { try store.devices() }
+
+    func addDevice(name: String, user: String?) async throws -> (Device, DeviceSecret) {
+        try store.addDevice(name: name, user: user, at: Self.time(0))
+    }
+
+    func newDeviceSecret(name: String) async throws -> (Device, DeviceSecret)? { try store.newDeviceSecret(device: name) }
+
+    func removeDevice(name: String) async throws -> Bool { try store.removeDevice(named: name) }
 
     func energy(since: Timestamp?) async throws -> [EnergyBucket] {
         state.withLock { s in

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkDevices
 import WaymarkRegions
 import WaymarkStore
 
@@ -25,6 +26,15 @@ public protocol DaemonBackend: Sendable {
     func removeRegion(identifier: String) async throws -> Bool
     /// Whether the device is inside the region now; `nil` when there is no such region.
     func regionState(identifier: String) async throws -> RegionStateInfo?
+    /// Every device, by name (docs/devices.md).
+    func devices() async throws -> [Device]
+    /// Adds a device with a new secret, returned once. Throws `StoreError`
+    /// `.duplicateIdentifier` when the name is taken.
+    func addDevice(name: String, user: String?) async throws -> (Device, DeviceSecret)
+    /// Gives a device a new secret (the old one stops working); nil when there is no such device.
+    func newDeviceSecret(name: String) async throws -> (Device, DeviceSecret)?
+    /// Removes a device (its history stays); `false` when there was none.
+    func removeDevice(name: String) async throws -> Bool
     /// Fixes and events as they are recorded, each with its JSON object (same shapes as
     /// history). The stream finishing ends the `/v1/stream` responses reading it.
     func live() async -> AsyncStream<HistoryEntry>

@@ -99,6 +99,9 @@ extension APIError {
             self.init(
                 .conflict, code: error.code.rawValue, message: error.message,
                 details: [("identifiers", "[" + error.identifiers.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")])
+        case .invalidRecord:
+            // Something the client sent that the store's rules refuse (a device name, `local`).
+            self.init(.badRequest, code: error.code.rawValue, message: error.message)
         default:
             self.init(.internalServerError, code: error.code.rawValue, message: error.message)
         }
@@ -117,7 +120,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             return error.response
         } catch let error as StoreError {
-            if error.code != .invalidRegions, error.code != .duplicateIdentifier {
+            if ![.invalidRegions, .duplicateIdentifier, .invalidRecord].contains(error.code) {
                 context.logger.error("store error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             }
             return APIError(error).response

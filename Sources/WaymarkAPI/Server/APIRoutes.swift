@@ -110,6 +110,8 @@ extension APIServer {
             }
         }
 
+        addDeviceRoutes(to: &routes, backend: backend, configuration: configuration)
+
         routes.add("/v1/stream", .get) { request, _ in
             let live = await backend.live()
             let heartbeat = configuration.heartbeatInterval
@@ -135,7 +137,7 @@ extension APIServer {
         return router
     }
 
-    private static func json(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "application/json")
+    static func json(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "application/json")
         -> Response
     {
         Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -191,7 +193,7 @@ extension APIServer {
 
 /// Registers routes and remembers each path's methods, so every other method on a known path
 /// answers 405 with `Allow` instead of the router's 404.
-private struct RouteTable {
+struct RouteTable {
     let router: Router<BasicRequestContext>
     private var methods: [(path: String, methods: [HTTPRequest.Method])] = []
 

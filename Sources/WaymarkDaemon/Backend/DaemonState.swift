@@ -1,6 +1,7 @@
 import Foundation
 import WaymarkAPI
 import WaymarkCore
+import WaymarkDevices
 import WaymarkHandlers
 import WaymarkRegions
 import WaymarkStore
@@ -31,6 +32,18 @@ struct DaemonState: DaemonBackend {
             counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource,
             power: snapshot.power)
     }
+
+    func devices() async throws -> [Device] { try await store.offPool { try $0.devices() } }
+
+    func addDevice(name: String, user: String?) async throws -> (Device, DeviceSecret) {
+        try await store.offPool { try $0.addDevice(name: name, user: user, at: .now) }
+    }
+
+    func newDeviceSecret(name: String) async throws -> (Device, DeviceSecret)? {
+        try await store.offPool { try $0.newDeviceSecret(device: name) }
+    }
+
+    func removeDevice(name: String) async throws -> Bool { try await store.offPool { try $0.removeDevice(named: name) } }
 
     func lastFix() async throws -> HistoryEntry? {
         if let live = pipeline.snapshot().lastFix { return live }

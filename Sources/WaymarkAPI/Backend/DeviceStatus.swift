@@ -1,0 +1,43 @@
+import WaymarkCore
+import WaymarkDevices
+
+/// A device as the API shows it (docs/api.md, docs/devices.md). `secret` is present once: in
+/// the answer that made it (`POST /v1/devices`, `POST /v1/devices/{name}/secret`).
+public struct DeviceStatus: Codable, Sendable, Equatable {
+    public var name: String
+    public var user: String
+    /// Whether the device can authenticate over the network.
+    public var hasSecret: Bool
+    /// The secret's first characters, to tell secrets apart.
+    public var secretHint: String?
+    /// RFC 3339.
+    public var createdAt: String
+    public var secret: String?
+
+    public init(_ device: Device, secret: DeviceSecret? = nil) {
+        name = device.name
+        user = device.user
+        hasSecret = device.secretHash != nil
+        secretHint = device.secretHint
+        createdAt = device.createdAt.rfc3339
+        self.secret = secret?.text
+    }
+}
+
+/// `{"devices":[…]}`.
+public struct DeviceList: Codable, Sendable, Equatable {
+    public var devices: [DeviceStatus]
+
+    public init(devices: [DeviceStatus]) { self.devices = devices }
+}
+
+/// The body of `POST /v1/devices`.
+public struct NewDevice: Codable, Sendable, Equatable {
+    public var name: String
+    public var user: String?
+
+    public init(name: String, user: String? = nil) {
+        self.name = name
+        self.user = user
+    }
+}

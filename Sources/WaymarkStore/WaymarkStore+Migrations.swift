@@ -48,6 +48,7 @@ extension WaymarkStore {
         registerHandlerSessionMigration(in: &migrator)
         registerFixAppendMigration(in: &migrator)
         registerDeviceMigration(in: &migrator)
+        registerDeviceHistoryMigration(in: &migrator)
         return migrator
     }
 

@@ -87,6 +87,13 @@ import WaymarkStore
             #expect(request.to == FakeBackend.time(35))
             #expect(request.kinds == ["fix", "gap", "event"])
             #expect(request.limit == 2)
+            #expect(request.devices == nil)
+
+            _ = try await client.execute(uri: "/v1/history?device=phone,tracker&device=local", method: .get)
+            #expect(backend.state.withLock { $0.lastRequest?.devices } == ["phone", "tracker", "local"])
+            let bad = try await client.execute(uri: "/v1/history?device=owntracks/alice", method: .get)
+            #expect(bad.status == .badRequest)
+            #expect(try Self.error(bad).object["parameter"] as? String == "device")
         }
     }
 

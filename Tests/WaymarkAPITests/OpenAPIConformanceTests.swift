@@ -29,6 +29,8 @@ import WaymarkTestSupport
         .init(method: .get, template: "/v1/history", uri: "/v1/history?limit=-3"),
         .init(method: .get, template: "/v1/fixes", uri: "/v1/fixes?format=geojson"),
         .init(method: .get, template: "/v1/fixes", uri: "/v1/fixes?to=soon"),
+        .init(method: .get, template: "/v1/history", uri: "/v1/history?device=local,phone"),
+        .init(method: .get, template: "/v1/history", uri: "/v1/history?device=a/b"),
         .init(method: .get, template: "/v1/events", uri: "/v1/events"),
         .init(method: .get, template: "/v1/events", uri: "/v1/events?kind=fix"),
         .init(method: .get, template: "/v1/power", uri: "/v1/power"),

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import WaymarkCore
 import WaymarkStore
 import WaymarkTestSupport
 
@@ -95,5 +96,30 @@ import WaymarkTestSupport
             let missing = try await session.waymark(["devices", "remove", "tracker"])
             #expect(missing.stderr.contains("no device named 'tracker'"), "\(missing.stderr)")
         }
+    }
+}
+
+/// `waymark history --device`: a device's rows only, each line naming its device.
+@Suite struct HistoryDeviceFilterTests {
+    @Test func historyFiltersByDevice() async throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("w.sqlite")
+        let store = try WaymarkStore(path: db, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let fix = Fix(time: Timestamp(secondsSince1970: 1_780_300_800), coordinate: Coordinate(latitude: 47.36, longitude: 8.55))
+        try store.recordFix(fix, source: "owntracks", device: "phone")
+        try store.recordFix(fix, source: "gpsd:127.0.0.1:2947")
+        try store.recordGap(time: fix.time!, reason: "silent", source: "osmand", device: "tracker")
+
+        let phone = try await runWaymark(["history", "--db", db, "--device", "phone"])
+        #expect(phone.status == 0, "\(phone.stderr)")
+        #expect(phone.stdoutLines == [
+            #"{"kind":"fix","time":"2026-06-01T08:00:00Z","latitude":47.36,"longitude":8.55,"source":"owntracks","device":"phone"}"#
+        ])
+        let two = try await runWaymark(["history", "--db", db, "--device", "phone", "--device", "tracker"])
+        #expect(two.stdoutLines.count == 2)
+        #expect(try await runWaymark(["history", "--db", db]).stdoutLines.count == 3)
+        let bad = try await runWaymark(["history", "--db", db, "--device", "a/b"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--device: the device name 'a/b' is not"), "\(bad.stderr)")
     }
 }

@@ -30,7 +30,7 @@ import WaymarkTestSupport
         let expected = replayed.stdoutLines.filter { $0.hasPrefix("{\"kind\":\"beacon\"") }
         #expect(expected.count == 2)
         let history = try await runWaymark(["history", "--db", db, "--kind", "event"])
-        #expect(history.stdoutLines == expected)
+        #expect(history.stdoutLines.map { replayRecord($0) } == expected)
         let state = try await runWaymark(["regions", "state", "post", "--db", db])
         #expect(state.stdoutLines == [#"{"identifier":"post","state":"inside","since":"2026-06-01T08:00:00Z"}"#])
 
@@ -39,7 +39,7 @@ import WaymarkTestSupport
         let second = try directory.write("second.jsonl", BeaconReplayTests.line(100, major: 2))
         let servedAgain = try await serve(second)
         #expect(servedAgain.status == 0, "\(servedAgain.stderr)")
-        let events = try await runWaymark(["history", "--db", db, "--kind", "event"]).stdoutLines
+        let events = try await runWaymark(["history", "--db", db, "--kind", "event"]).stdoutLines.map { replayRecord($0) }
         #expect(events.count == 5, "\(events)")
         #expect(events[2] == #"{"kind":"beacon","transition":"exit","region":"post","time":"2026-06-01T08:00:50Z","lastSeen":"2026-06-01T08:00:20Z"}"#)
         #expect(events[3] == #"{"kind":"beacon","transition":"exit","region":"gate","time":"2026-06-01T08:00:50.5Z","lastSeen":"2026-06-01T08:00:20.5Z"}"#)

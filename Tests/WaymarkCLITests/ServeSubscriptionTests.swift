@@ -40,8 +40,9 @@ import WaymarkTestSupport
         let coarse = try await replayed(["--significant", "--approximate"], subscription: "coarse")
         #expect(ride.count == 34 && coarse.count == 9)
         // History is in time order; a visit's arrival is stamped back to its first fix, so compare as sets.
-        #expect(history.stdoutLines.filter { $0.hasSuffix("\"subscription\":\"ride\"}") }.sorted() == ride.sorted())
-        #expect(history.stdoutLines.filter { $0.hasSuffix("\"subscription\":\"coarse\"}") }.sorted() == coarse.sorted())
+        let records = history.stdoutLines.map { replayRecord($0) }
+        #expect(records.filter { $0.hasSuffix("\"subscription\":\"ride\"}") }.sorted() == ride.sorted())
+        #expect(records.filter { $0.hasSuffix("\"subscription\":\"coarse\"}") }.sorted() == coarse.sorted())
         #expect(history.stdoutLines.count == ride.count + coarse.count)
     }
 

@@ -89,12 +89,15 @@ public struct HistoryRequest: Sendable, Equatable {
     public var kinds: Set<String>
     /// At most this many entries, the earliest first; `nil` for no limit.
     public var limit: Int?
+    /// Only these devices' entries; nil: every device's.
+    public var devices: Set<String>?
 
-    public init(from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<String> = [], limit: Int? = nil) {
+    public init(from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<String> = [], limit: Int? = nil, devices: Set<String>? = nil) {
         self.from = from
         self.to = to
         self.kinds = kinds
         self.limit = limit
+        self.devices = devices
     }
 }
 

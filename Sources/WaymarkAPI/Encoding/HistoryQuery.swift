@@ -1,5 +1,6 @@
 import Hummingbird
 import WaymarkCore
+import WaymarkDevices
 
 /// The query of `GET /v1/history` (and its shorthands): which entries, and in which format.
 struct HistoryQuery: Sendable, Equatable {
@@ -14,7 +15,8 @@ struct HistoryQuery: Sendable, Equatable {
     var format: Format
 
     /// Reads `from`, `to` (RFC 3339), `kind` (repeatable or comma separated; unless `presetKinds`
-    /// fixes it), `limit` (integer ≥ 0) and `format`. Throws a 400 naming the parameter.
+    /// fixes it), `device` (repeatable or comma separated: only these devices' entries), `limit`
+    /// (integer ≥ 0) and `format`. Throws a 400 naming the parameter.
     init(_ parameters: Parameters, presetKinds: Set<String>? = nil) throws(APIError) {
         request = HistoryRequest()
         request.from = try parameters.time("from")
@@ -37,6 +39,13 @@ struct HistoryQuery: Sendable, Equatable {
                     request.kinds.insert(kind)
                 }
             }
+        }
+        let devices = parameters.getAll("device").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        if !devices.isEmpty {
+            for device in devices {
+                if let problem = DeviceName.problem(with: device) { throw .invalidParameter("device", problem) }
+            }
+            request.devices = Set(devices)
         }
         if let text = parameters.get("limit") {
             guard let limit = Int(text), limit >= 0 else {

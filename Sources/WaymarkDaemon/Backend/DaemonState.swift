@@ -52,7 +52,9 @@ struct DaemonState: DaemonBackend {
 
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry] {
         let kinds = Set(request.kinds.compactMap(HistoryKind.init(rawValue:)))
-        let query = HistoryQuery(from: request.from, to: request.to, kinds: kinds.isEmpty ? Set(HistoryKind.allCases) : kinds, limit: request.limit)
+        let query = HistoryQuery(
+            from: request.from, to: request.to, kinds: kinds.isEmpty ? Set(HistoryKind.allCases) : kinds, limit: request.limit,
+            devices: request.devices)
         return try await store.offPool { store in
             var entries: [HistoryEntry] = []
             try store.history(query) { entries.append(HistoryEntry($0)) }

@@ -18,7 +18,7 @@ extension LivePipeline {
         await writer.flush()
         var saved: [SavedRegionState] = []
         do {
-            saved = try await store.offPool { try $0.regionStates() }
+            saved = try await store.offPool { [deviceName] in try $0.regionStates(device: deviceName) }
         } catch {
             logger.error("Cannot read saved region states; regions start unknown", metadata: ["error": "\(error)"])
         }

@@ -3,6 +3,7 @@ import Logging
 import WaymarkAPI
 import WaymarkBeacons
 import WaymarkCore
+import WaymarkDevices
 import WaymarkHandlers
 import WaymarkPipeline
 import WaymarkPower
@@ -18,6 +19,8 @@ import WaymarkStore
 /// `LivePipeline+Power.swift`, regions in `+Regions`, status in `+Status`.
 public actor LivePipeline {
     let store: WaymarkStore
+    /// The device whose fixes this pipeline handles (docs/devices.md): every row it writes is its.
+    nonisolated let deviceName: String
     /// Every history write goes through it: group commits on its own thread.
     let writer: StoreWriter
     let feed: LiveFeed
@@ -55,10 +58,11 @@ public actor LivePipeline {
     }
 
     init(
-        store: WaymarkStore, writer: StoreWriter, regions: [Region], savedStates: [SavedRegionState] = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
+        deviceName: String = Device.localName, store: WaymarkStore, writer: StoreWriter, regions: [Region], savedStates: [SavedRegionState] = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
         feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true,
         power: PowerSettings = PowerSettings(), clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
+        self.deviceName = deviceName
         self.clock = clock
         self.sampler = GNSSSampler(settings: power)
         // Only a receiver behind gpsd is accounted: a replayed track has no radio.
@@ -199,10 +203,10 @@ public actor LivePipeline {
         let writes = batch.writes
         let (queued, newest) = (batch.queuedCount, batch.newestReasons)
         let durability: Durability = batch.isDurable ? .durable : .recorded
-        await writer.enqueue(writes, durability: durability) { [board, feed, logger, supervisor] result in
+        await writer.enqueue(writes, device: deviceName, durability: durability) { [board, feed, logger, supervisor, deviceName] result in
             switch result {
             case .success(let ids):
-                let committed = CommittedBatch(writes, ids: ids, streaming: feed.subscriberCount > 0)
+                let committed = CommittedBatch(writes, ids: ids, device: deviceName, streaming: feed.subscriberCount > 0)
                 if let lastFix = committed.lastFix { board.recordedFix(lastFix) }
                 var counts = committed.counts
                 counts[DaemonStatus.Counter.handlerEventsQueued] = queued

@@ -77,7 +77,7 @@ struct CommittedBatch {
     /// Pairs the writes with the row ids the writer returned (one per fix, gap and event, one
     /// per queued handler event, none for region states). `streaming`: build `entries` (the
     /// JSON of every row) because someone is listening; otherwise only the last fix's.
-    init(_ writes: [HistoryWrite], ids: [Int64], streaming: Bool) {
+    init(_ writes: [HistoryWrite], ids: [Int64], device: String, streaming: Bool) {
         var next = ids.makeIterator()
         var (fixes, gaps, events) = (0, 0, 0)
         var newest: (fix: Fix, source: String, id: Int64)?
@@ -85,17 +85,19 @@ struct CommittedBatch {
             switch write {
             case .fix(let fix, let source):
                 guard let id = next.next() else { break }
-                if streaming { entries.append(HistoryEntry(.fix(StoredFix(id: id, fix: fix, source: source)))) }
+                if streaming { entries.append(HistoryEntry(.fix(StoredFix(id: id, fix: fix, source: source, device: device)))) }
                 newest = (fix, source, id)
                 fixes += 1
             case .gap(let time, let reason, let source):
                 guard let id = next.next() else { break }
-                if streaming { entries.append(HistoryEntry(.gap(StoredGap(id: id, time: time, reason: reason, source: source)))) }
+                if streaming { entries.append(HistoryEntry(.gap(StoredGap(id: id, time: time, reason: reason, source: source, device: device)))) }
                 gaps += 1
             case .event(let event):
                 _ = next.next()
                 if streaming {
-                    entries.append(HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.record))
+                    var event = event
+                    event.device = device
+                    entries.append(HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.jsonLine))
                 }
                 events += 1
             case .handlerEvents(let queued, _):
@@ -104,7 +106,7 @@ struct CommittedBatch {
                 break
             }
         }
-        lastFix = newest.map { HistoryEntry(.fix(StoredFix(id: $0.id, fix: $0.fix, source: $0.source))) }
+        lastFix = newest.map { HistoryEntry(.fix(StoredFix(id: $0.id, fix: $0.fix, source: $0.source, device: device))) }
         counts = [
             DaemonStatus.Counter.fixesRecorded: fixes, DaemonStatus.Counter.gapsRecorded: gaps,
             DaemonStatus.Counter.eventsRecorded: events,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WaymarkCore
+import WaymarkDevices
 
 /// One event in a handler's queue.
 public struct QueuedHandlerEvent: Sendable, Equatable {
@@ -35,13 +36,13 @@ public struct HandlerAcknowledgement: Sendable, Equatable {
 extension WaymarkStore {
     /// Queues events durably (one transaction, synchronous=FULL) and returns their ids.
     public func enqueueHandlerEvents(
-        _ events: [QueuedHandlerEvent.New], at now: Timestamp
+        _ events: [QueuedHandlerEvent.New], at now: Timestamp, device: String = Device.localName
     ) throws -> [Int64] {
         guard !events.isEmpty else { return [] }
         return try writeHistory(synchronous: .full, doing: "queuing handler events") { db in
             var ids: [Int64] = []
             for event in events {
-                ids.append(try Self.insertHandlerEvent(event.handler, time: event.time, kind: event.kind, record: event.record, queuedAt: now, db))
+                ids.append(try Self.insertHandlerEvent(event.handler, time: event.time, kind: event.kind, record: event.record, queuedAt: now, device: device, db))
             }
             return ids
         }
@@ -49,11 +50,11 @@ extension WaymarkStore {
 
     /// Inserts one queued handler event in the caller's transaction and returns its id.
     static func insertHandlerEvent(
-        _ handler: String, time: Timestamp, kind: EventKind, record: String, queuedAt now: Timestamp, _ db: Database
+        _ handler: String, time: Timestamp, kind: EventKind, record: String, queuedAt now: Timestamp, device: String, _ db: Database
     ) throws -> Int64 {
         try db.cachedStatement(
-            sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns) VALUES (?, ?, ?, ?, ?)"
-        ).execute(arguments: [handler, time.nanosecondsSince1970, kind.rawValue, record, now.nanosecondsSince1970])
+            sql: "INSERT INTO handler_events (handler, time_ns, kind, record, queued_ns, device) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [handler, time.nanosecondsSince1970, kind.rawValue, record, now.nanosecondsSince1970, device])
         return db.lastInsertedRowID
     }
 

@@ -23,14 +23,17 @@ public struct HistoryQuery: Sendable, Equatable {
     public var kinds: Set<HistoryKind>
     /// At most this many items in all (the earliest ones); `nil` for no limit.
     public var limit: Int?
+    /// Only these devices' rows; nil: every device's.
+    public var devices: Set<String>?
 
     public init(
         from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<HistoryKind> = Set(HistoryKind.allCases),
-        limit: Int? = nil
+        limit: Int? = nil, devices: Set<String>? = nil
     ) {
         self.from = from
         self.to = to
         self.kinds = kinds
         self.limit = limit
+        self.devices = devices
     }
 }

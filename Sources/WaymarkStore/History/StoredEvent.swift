@@ -21,11 +21,14 @@ public struct StoredEvent: Sendable, Equatable {
     /// One compact JSON object on one line, e.g.
     /// `{"kind":"region","transition":"enter","region":"SAMO","time":"2008-08-21T13:57:20Z","latitude":34.1,"longitude":-118.7}`.
     public var record: String
+    /// The device whose fixes caused it (docs/devices.md).
+    public var device: String
 
     public init(
         id: Int64? = nil, time: Timestamp, kind: EventKind, region: String? = nil, transition: RegionTransition.Kind? = nil,
-        coordinate: Coordinate? = nil, record: String
+        coordinate: Coordinate? = nil, record: String, device: String = "local"
     ) {
+        self.device = device
         self.id = id
         self.time = time
         self.kind = kind
@@ -35,6 +38,12 @@ public struct StoredEvent: Sendable, Equatable {
         self.record = record
     }
 
-    /// The stored record, verbatim.
-    public var jsonLine: String { record }
+    /// The stored record with its device as the last member: the pipeline's record (what
+    /// `waymark replay` prints) stays byte for byte what it was, and history, the API and the
+    /// live stream say whose event it is.
+    public var jsonLine: String {
+        guard record.hasSuffix("}") else { return record }
+        let separator = record == "{}" ? "" : ","
+        return record.dropLast() + separator + "\"device\":" + JSONObjectWriter.quoted(device) + "}"
+    }
 }

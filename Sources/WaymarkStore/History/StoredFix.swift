@@ -7,11 +7,14 @@ public struct StoredFix: Sendable, Equatable {
     public var fix: Fix
     /// The source that produced it, e.g. `gpsd:127.0.0.1:2947` or `replay:ride.gpx`.
     public var source: String
+    /// The device it came from (docs/devices.md).
+    public var device: String
 
-    public init(id: Int64, fix: Fix, source: String) {
+    public init(id: Int64, fix: Fix, source: String, device: String = "local") {
         self.id = id
         self.fix = fix
         self.source = source
+        self.device = device
     }
 
     /// When the fix was measured (stored fixes always have a time).
@@ -41,6 +44,7 @@ public struct StoredFix: Sendable, Equatable {
         if let value = fix.speed { json.add("speed", value) }
         if let value = fix.course { json.add("course", value) }
         json.add("source", source)
+        json.add("device", device)
         return json.object
     }
 }

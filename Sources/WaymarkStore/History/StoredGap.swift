@@ -9,12 +9,15 @@ public struct StoredGap: Sendable, Equatable {
     /// Why there was no fix, e.g. `no-fix` (gpsd mode 0/1) or `disconnected`.
     public var reason: String
     public var source: String
+    /// The device it came from (docs/devices.md).
+    public var device: String
 
-    public init(id: Int64, time: Timestamp, reason: String, source: String) {
+    public init(id: Int64, time: Timestamp, reason: String, source: String, device: String = "local") {
         self.id = id
         self.time = time
         self.reason = reason
         self.source = source
+        self.device = device
     }
 
     /// `{"kind":"gap","time":…,"reason":…,"source":…}`.
@@ -24,6 +27,7 @@ public struct StoredGap: Sendable, Equatable {
         json.add("time", time.rfc3339)
         json.add("reason", reason)
         json.add("source", source)
+        json.add("device", device)
         return json.object
     }
 }

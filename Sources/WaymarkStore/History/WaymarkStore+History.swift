@@ -1,6 +1,7 @@
 import GRDB
 import Logging
 import WaymarkCore
+import WaymarkDevices
 import WaymarkRegions
 
 // Durability of history writes.
@@ -31,14 +32,14 @@ extension WaymarkStore {
     ///   ±90°/±180°, negative accuracies, DOPs or satellite counts, or an empty source;
     ///   `.database` for other failures.
     @discardableResult
-    public func recordFix(_ fix: Fix, source: String) throws -> Int64 {
-        try recordFix(fix, source: source, synchronous: .normal)
+    public func recordFix(_ fix: Fix, source: String, device: String = Device.localName) throws -> Int64 {
+        try recordFix(fix, source: source, device: device, synchronous: .normal)
     }
 
     /// `recordFix` with an explicit synchronous level (the benchmark compares them).
-    func recordFix(_ fix: Fix, source: String, synchronous: SynchronousLevel) throws -> Int64 {
+    func recordFix(_ fix: Fix, source: String, device: String = Device.localName, synchronous: SynchronousLevel) throws -> Int64 {
         try writeHistory(synchronous: synchronous, doing: "recording a fix") { db in
-            try Self.insert(fix, source: source, db)
+            try Self.insert(fix, source: source, device: device, db)
         }
     }
 
@@ -47,13 +48,13 @@ extension WaymarkStore {
     ///
     /// - Throws: as `recordFix`; the message names the position of the refused fix.
     @discardableResult
-    public func recordFixes(_ fixes: [Fix], source: String) throws -> [Int64] {
+    public func recordFixes(_ fixes: [Fix], source: String, device: String = Device.localName) throws -> [Int64] {
         try writeHistory(synchronous: .normal, doing: "recording \(fixes.count) fixes") { db in
             var ids: [Int64] = []
             ids.reserveCapacity(fixes.count)
             for (position, fix) in fixes.enumerated() {
                 do {
-                    ids.append(try Self.insert(fix, source: source, db))
+                    ids.append(try Self.insert(fix, source: source, device: device, db))
                 } catch var error as StoreError {
                     error.message = "fix \(position) of \(fixes.count): \(error.message)"
                     throw error
@@ -72,9 +73,9 @@ extension WaymarkStore {
     ///
     /// - Throws: `StoreError` `.invalidRecord` for an empty reason or source, `.database`.
     @discardableResult
-    public func recordGap(time: Timestamp, reason: String, source: String) throws -> Int64 {
+    public func recordGap(time: Timestamp, reason: String, source: String, device: String = Device.localName) throws -> Int64 {
         try writeHistory(synchronous: .normal, doing: "recording a gap") { db in
-            try Self.insertGap(time: time, reason: reason, source: source, db)
+            try Self.insertGap(time: time, reason: reason, source: source, device: device, db)
         }
     }
 
@@ -92,7 +93,7 @@ extension WaymarkStore {
 
     func recordEvent(_ event: StoredEvent, synchronous: SynchronousLevel) throws -> Int64 {
         try writeHistory(synchronous: synchronous, doing: "recording a \(event.kind) event") { db in
-            try Self.insert(event, db)
+            try Self.insert(event, device: event.device, db)
         }
     }
 
@@ -264,18 +265,18 @@ extension WaymarkStore {
     }
 
     /// Inserts one gap row in the caller's transaction and returns its row id.
-    static func insertGap(time: Timestamp, reason: String, source: String, _ db: Database) throws -> Int64 {
-        try db.cachedStatement(sql: "INSERT INTO gaps (time_ns, reason, source) VALUES (?, ?, ?)")
-            .execute(arguments: [time.nanosecondsSince1970, reason, source])
+    static func insertGap(time: Timestamp, reason: String, source: String, device: String, _ db: Database) throws -> Int64 {
+        try db.cachedStatement(sql: "INSERT INTO gaps (time_ns, reason, source, device) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [time.nanosecondsSince1970, reason, source, device])
         return db.lastInsertedRowID
     }
 
     /// Inserts one event row in the caller's transaction (`event.id` is ignored) and returns its row id.
-    static func insert(_ event: StoredEvent, _ db: Database) throws -> Int64 {
+    static func insert(_ event: StoredEvent, device: String, _ db: Database) throws -> Int64 {
         try db.cachedStatement(
             sql: """
-                INSERT INTO events (time_ns, kind, region, transition, latitude, longitude, record)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (time_ns, kind, region, transition, latitude, longitude, record, device)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).executeBinding { row in
             row.add(event.time.nanosecondsSince1970)
@@ -285,12 +286,13 @@ extension WaymarkStore {
             row.add(event.coordinate?.latitude)
             row.add(event.coordinate?.longitude)
             row.add(event.record)
+            row.add(device)
         }
         return db.lastInsertedRowID
     }
 
     /// Inserts one fix row (with its POINT) in the caller's transaction and returns its row id.
-    static func insert(_ fix: Fix, source: String, _ db: Database) throws -> Int64 {
+    static func insert(_ fix: Fix, source: String, device: String, _ db: Database) throws -> Int64 {
         guard let time = fix.time else {
             throw StoreError(
                 code: .invalidRecord,
@@ -302,8 +304,8 @@ extension WaymarkStore {
                 INSERT INTO fixes (
                     time_ns, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy,
                     latitude_accuracy, longitude_accuracy, hdop, vdop, pdop, satellites, mode, speed, course,
-                    source, geometry)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, MakePoint(?, ?, 4326))
+                    source, geometry, device)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, MakePoint(?, ?, 4326), ?)
                 """
         ).executeBinding { row in
             row.add(time.nanosecondsSince1970)
@@ -325,6 +327,7 @@ extension WaymarkStore {
             row.add(source)
             row.add(c.longitude)
             row.add(c.latitude)
+            row.add(device)
         }
         return db.lastInsertedRowID
     }
@@ -335,7 +338,7 @@ extension WaymarkStore {
 extension WaymarkStore {
     static let fixColumns = """
         id, time_ns, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy, \
-        latitude_accuracy, longitude_accuracy, hdop, vdop, pdop, satellites, mode, speed, course, source
+        latitude_accuracy, longitude_accuracy, hdop, vdop, pdop, satellites, mode, speed, course, source, device
         """
 
     static func storedFix(_ row: Row) throws -> StoredFix {
@@ -353,13 +356,13 @@ extension WaymarkStore {
             verticalAccuracy: row["vertical_accuracy"], hdop: row["hdop"], vdop: row["vdop"], pdop: row["pdop"],
             satellites: row["satellites"], mode: mode, speed: row["speed"], course: row["course"],
             latitudeAccuracy: row["latitude_accuracy"], longitudeAccuracy: row["longitude_accuracy"])
-        return StoredFix(id: row["id"], fix: fix, source: row["source"])
+        return StoredFix(id: row["id"], fix: fix, source: row["source"], device: row["device"])
     }
 
     static func storedGap(_ row: Row) -> StoredGap {
         StoredGap(
             id: row["id"], time: Timestamp(nanosecondsSince1970: row["time_ns"]), reason: row["reason"],
-            source: row["source"])
+            source: row["source"], device: row["device"])
     }
 
     /// The `kind` column of an `events` or `handler_events` row (`what` names it); a kind no
@@ -390,7 +393,7 @@ extension WaymarkStore {
         }
         return StoredEvent(
             id: id, time: Timestamp(nanosecondsSince1970: row["time_ns"]), kind: kind,
-            region: row["region"], transition: transition, coordinate: coordinate, record: row["record"])
+            region: row["region"], transition: transition, coordinate: coordinate, record: row["record"], device: row["device"])
     }
 
     /// A cursor over one table's part of the query, in `(time_ns, id)` order straight from the
@@ -401,8 +404,8 @@ extension WaymarkStore {
         let (table, columns): (String, String) =
             switch kind {
             case .fix: ("fixes", fixColumns)
-            case .gap: ("gaps", "id, time_ns, reason, source")
-            case .event: ("events", "id, time_ns, kind, region, transition, latitude, longitude, record")
+            case .gap: ("gaps", "id, time_ns, reason, source, device")
+            case .event: ("events", "id, time_ns, kind, region, transition, latitude, longitude, record, device")
             }
         let (sql, arguments) = selection(from: table, columns: columns, query: query, limit: limit)
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
@@ -426,6 +429,10 @@ extension WaymarkStore {
         if let to = query.to {
             conditions.append("time_ns < ?")
             arguments += [to.nanosecondsSince1970]
+        }
+        if let devices = query.devices {
+            conditions.append("device IN (\(devices.map { _ in "?" }.joined(separator: ", ")))")
+            for device in devices.sorted() { arguments += [device] }
         }
         var sql = "SELECT \(columns) FROM \(table)"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }

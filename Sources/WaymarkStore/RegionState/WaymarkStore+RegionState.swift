@@ -1,49 +1,52 @@
 import GRDB
 import WaymarkCore
+import WaymarkDevices
 import WaymarkRegions
 
 extension WaymarkStore {
-    /// Every region's saved state, geographic and beacon, in identifier order (regions never
-    /// established have none).
-    public func regionStates() throws -> [SavedRegionState] {
-        try readRegionStates(sql: Self.stateSelection + " ORDER BY identifier")
+    /// Every region's saved state for `device`, geographic and beacon, in identifier order
+    /// (regions never established have none).
+    public func regionStates(device: String = Device.localName) throws -> [SavedRegionState] {
+        try readRegionStates(sql: "SELECT * FROM (\(Self.stateSelection)) WHERE device = ? ORDER BY identifier", arguments: [device])
     }
 
-    /// The saved state of one region, or nil when it has none (unknown, or no such region).
-    public func regionState(identifier: String) throws -> SavedRegionState? {
-        try readRegionStates(sql: "SELECT * FROM (\(Self.stateSelection)) WHERE identifier = ?", arguments: [identifier]).first
+    /// The saved state of one region for `device`, or nil when it has none (unknown, or no such region).
+    public func regionState(identifier: String, device: String = Device.localName) throws -> SavedRegionState? {
+        try readRegionStates(
+            sql: "SELECT * FROM (\(Self.stateSelection)) WHERE device = ? AND identifier = ?", arguments: [device, identifier]
+        ).first
     }
 
     private static let stateSelection = """
-        SELECT identifier, inside, since_ns, dwelled, NULL AS last_seen_ns FROM region_state
-        UNION ALL SELECT identifier, inside, since_ns, 0, last_seen_ns FROM beacon_region_state
+        SELECT device, identifier, inside, since_ns, dwelled, NULL AS last_seen_ns FROM region_state
+        UNION ALL SELECT device, identifier, inside, since_ns, 0, last_seen_ns FROM beacon_region_state
         """
 
     /// Saves states in one transaction, replacing earlier ones; durable on return
     /// (`synchronous=FULL`), like events. Each goes to its region's table (`region_state` or
     /// `beacon_region_state`); states of regions no longer stored are skipped.
-    public func saveRegionStates(_ states: [SavedRegionState], at time: Timestamp) throws {
+    public func saveRegionStates(_ states: [SavedRegionState], at time: Timestamp, device: String = Device.localName) throws {
         guard !states.isEmpty else { return }
         try writeHistory(synchronous: .full, doing: "saving region states") { db in
-            try Self.saveRegionStates(states, at: time, db)
+            try Self.saveRegionStates(states, at: time, device: device, db)
         }
     }
 
-    /// Upserts `states` in the caller's transaction (see `saveRegionStates(_:at:)`).
-    static func saveRegionStates(_ states: [SavedRegionState], at time: Timestamp, _ db: Database) throws {
+    /// Upserts `states` in the caller's transaction (see `saveRegionStates(_:at:device:)`).
+    static func saveRegionStates(_ states: [SavedRegionState], at time: Timestamp, device: String, _ db: Database) throws {
         let geographic = try db.cachedStatement(
             sql: """
-                INSERT INTO region_state (identifier, inside, since_ns, dwelled, updated_ns)
-                SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM regions WHERE identifier = ?1)
-                ON CONFLICT (identifier) DO UPDATE SET
+                INSERT INTO region_state (identifier, inside, since_ns, dwelled, updated_ns, device)
+                SELECT ?1, ?2, ?3, ?4, ?5, ?7 WHERE EXISTS (SELECT 1 FROM regions WHERE identifier = ?1)
+                ON CONFLICT (device, identifier) DO UPDATE SET
                     inside = excluded.inside, since_ns = excluded.since_ns, dwelled = excluded.dwelled,
                     updated_ns = excluded.updated_ns
                 """)
         let beacon = try db.cachedStatement(
             sql: """
-                INSERT INTO beacon_region_state (identifier, inside, since_ns, last_seen_ns, updated_ns)
-                SELECT ?1, ?2, ?3, ?6, ?5 WHERE EXISTS (SELECT 1 FROM beacon_regions WHERE identifier = ?1)
-                ON CONFLICT (identifier) DO UPDATE SET
+                INSERT INTO beacon_region_state (identifier, inside, since_ns, last_seen_ns, updated_ns, device)
+                SELECT ?1, ?2, ?3, ?6, ?5, ?7 WHERE EXISTS (SELECT 1 FROM beacon_regions WHERE identifier = ?1)
+                ON CONFLICT (device, identifier) DO UPDATE SET
                     inside = excluded.inside, since_ns = excluded.since_ns, last_seen_ns = excluded.last_seen_ns,
                     updated_ns = excluded.updated_ns
                 """)
@@ -52,8 +55,9 @@ extension WaymarkStore {
                 state.identifier, state.inside, state.since?.nanosecondsSince1970, state.dwelled,
                 time.nanosecondsSince1970,
             ]
-            try geographic.execute(arguments: StatementArguments(arguments))
-            try beacon.execute(arguments: StatementArguments(arguments + [state.lastSeen?.nanosecondsSince1970]))
+            let all = arguments + [state.lastSeen?.nanosecondsSince1970, device]
+            try geographic.execute(arguments: StatementArguments(all))
+            try beacon.execute(arguments: StatementArguments(all))
         }
     }
 

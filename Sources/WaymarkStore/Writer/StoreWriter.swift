@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import WaymarkDevices
 
 /// Writes the history in groups, on one dedicated OS thread, so that callers on Swift's
 /// cooperative pool never wait for SQLite and a commit (and its fsync, if any) is shared by
@@ -104,19 +105,19 @@ public final class StoreWriter: Sendable {
     ///   submission. After `close` it is called at once on this thread with `.writerClosed`.
     ///   Without a completion, failures are logged.
     public func submit(
-        _ writes: [HistoryWrite], durability: Durability,
+        _ writes: [HistoryWrite], device: String = Device.localName, durability: Durability,
         completion: (@Sendable (Result<[Int64], StoreError>) -> Void)? = nil
     ) {
-        thread.submitBlocking(submission(writes, durability, completion))
+        thread.submitBlocking(submission(writes, device, durability, completion))
     }
 
     /// `submit` for async callers: suspends instead of blocking while the queue is full, and
     /// returns once the writes are queued (not yet committed; `completion` says when).
     public func enqueue(
-        _ writes: [HistoryWrite], durability: Durability,
+        _ writes: [HistoryWrite], device: String = Device.localName, durability: Durability,
         completion: (@Sendable (Result<[Int64], StoreError>) -> Void)? = nil
     ) async {
-        await thread.submitSuspending(submission(writes, durability, completion))
+        await thread.submitSuspending(submission(writes, device, durability, completion))
     }
 
     /// Writes `writes` together and returns, once committed at `durability`, the row ids of the
@@ -125,9 +126,9 @@ public final class StoreWriter: Sendable {
     /// - Throws: `StoreError`: `.invalidRecord` when the store refuses one of the writes (none
     ///   of them is then recorded), `.writerClosed` after `close`, `.database` when the group's
     ///   transaction failed.
-    public func write(_ writes: [HistoryWrite], durability: Durability) async throws -> [Int64] {
+    public func write(_ writes: [HistoryWrite], device: String = Device.localName, durability: Durability) async throws -> [Int64] {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Int64], StoreError>, Never>) in
-            thread.submitParking(submission(writes, durability) { continuation.resume(returning: $0) })
+            thread.submitParking(submission(writes, device, durability) { continuation.resume(returning: $0) })
         }
         return try result.get()
     }
@@ -157,11 +158,11 @@ public final class StoreWriter: Sendable {
     public var statistics: StoreWriterStatistics { thread.counters.snapshot }
 
     private func submission(
-        _ writes: [HistoryWrite], _ durability: Durability,
+        _ writes: [HistoryWrite], _ device: String, _ durability: Durability,
         _ completion: (@Sendable (Result<[Int64], StoreError>) -> Void)?
     ) -> WriterSubmission {
         WriterSubmission(
-            writes: writes, durability: durability, urgent: durability == .durable, completion: completion,
+            writes: writes, device: device, durability: durability, urgent: durability == .durable, completion: completion,
             enqueuedAt: .now)
     }
 }

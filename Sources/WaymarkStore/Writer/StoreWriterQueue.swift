@@ -1,6 +1,8 @@
 /// A submission waiting in a `StoreWriter`: writes committed together or not at all.
 struct WriterSubmission: Sendable {
     var writes: [HistoryWrite]
+    /// The device every write in it belongs to (docs/devices.md).
+    var device: String = "local"
     var durability: Durability
     /// Skips the coalescing delay: durable writes and flushes are waited for by someone.
     var urgent: Bool

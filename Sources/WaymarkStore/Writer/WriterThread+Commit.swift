@@ -25,7 +25,7 @@ extension WriterThread {
                     let pages = autocheckpointToSet.exchange(0, ordering: .relaxed)
                     if pages > 0 { try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)") }
                     for index in group.indices where !group[index].writes.isEmpty {
-                        results[index] = try Self.apply(group[index].writes, db, path: store.path)
+                        results[index] = try Self.apply(group[index].writes, device: group[index].device, db, path: store.path)
                     }
                     return onCommit == nil ? 0 : try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
                 }
@@ -73,12 +73,12 @@ extension WriterThread {
     /// Applies one submission inside its own savepoint. A refused write rolls the submission
     /// back and is returned as its failure; an error that leaves no transaction to go on with
     /// is thrown (the whole group fails).
-    static func apply(_ writes: [HistoryWrite], _ db: Database, path: String?) throws -> Result<[Int64], StoreError> {
+    static func apply(_ writes: [HistoryWrite], device: String, _ db: Database, path: String?) throws -> Result<[Int64], StoreError> {
         try db.cachedStatement(sql: "SAVEPOINT waymark_submission").execute()
         var ids: [Int64] = []
         for (position, write) in writes.enumerated() {
             do {
-                try apply(write, db, ids: &ids)
+                try apply(write, device: device, db, ids: &ids)
             } catch {
                 guard isSubmissionError(error), db.isInsideTransaction else { throw error }
                 try db.cachedStatement(sql: "ROLLBACK TO waymark_submission").execute()
@@ -90,21 +90,21 @@ extension WriterThread {
         return .success(ids)
     }
 
-    private static func apply(_ write: HistoryWrite, _ db: Database, ids: inout [Int64]) throws {
+    private static func apply(_ write: HistoryWrite, device: String, _ db: Database, ids: inout [Int64]) throws {
         switch write {
         case .fix(let fix, let source):
-            ids.append(try WaymarkStore.insert(fix, source: source, db))
+            ids.append(try WaymarkStore.insert(fix, source: source, device: device, db))
         case .gap(let time, let reason, let source):
-            ids.append(try WaymarkStore.insertGap(time: time, reason: reason, source: source, db))
+            ids.append(try WaymarkStore.insertGap(time: time, reason: reason, source: source, device: device, db))
         case .event(let event):
-            ids.append(try WaymarkStore.insert(event, db))
+            ids.append(try WaymarkStore.insert(event, device: device, db))
         case .regionStates(let states, let time):
-            try WaymarkStore.saveRegionStates(states, at: time, db)
+            try WaymarkStore.saveRegionStates(states, at: time, device: device, db)
         case .handlerEvents(let events, let queuedAt):
             for event in events {
                 ids.append(
                     try WaymarkStore.insertHandlerEvent(
-                        event.handler, time: event.time, kind: event.kind, record: event.record, queuedAt: queuedAt, db))
+                        event.handler, time: event.time, kind: event.kind, record: event.record, queuedAt: queuedAt, device: device, db))
             }
         }
     }

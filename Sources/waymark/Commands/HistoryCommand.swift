@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WaymarkCore
 import WaymarkDaemon
+import WaymarkDevices
 import WaymarkStore
 
 struct HistoryCommand: ParsableCommand {
@@ -11,7 +12,8 @@ struct HistoryCommand: ParsableCommand {
         discussion: """
             Reads the daemon's SpatiaLite database directly (safe while the daemon runs: WAL). \
             Fixes print as {"kind":"fix","time":…,"latitude":…,"longitude":…,…}, gaps as \
-            {"kind":"gap",…}, events exactly as `waymark replay` prints them.
+            {"kind":"gap",…}, events as `waymark replay` prints them; each ends with the device it \
+            came from ("device":"local" for the gpsd receiver; docs/devices.md).
             """)
 
     @Option(name: .customLong("db"), help: "SpatiaLite database (default: the daemon's, $XDG_DATA_HOME/waymark/waymark.sqlite).")
@@ -29,6 +31,9 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "At most this many records.")
     var limit: Int?
 
+    @Option(name: .customLong("device"), help: "Only this device's records; repeat for several (default: every device's).")
+    var devices: [String] = []
+
     func run() throws {
         let from = try from.map { try Self.time($0, option: "--from") }
         let to = try to.map { try Self.time($0, option: "--to") }
@@ -40,12 +45,17 @@ struct HistoryCommand: ParsableCommand {
             selected.insert(parsed)
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        for device in devices {
+            if let problem = DeviceName.problem(with: device) { throw ValidationError("--device: \(problem)") }
+        }
         let path = database ?? DefaultLocations.database(system: false)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandError("no database at \(path): nothing has been recorded there (start `waymark serve`, or give --db)")
         }
         let store = try WaymarkStore(path: path, logger: CommandLogging.logger("waymark.history"))
-        let query = HistoryQuery(from: from, to: to, kinds: selected.isEmpty ? Set(HistoryKind.allCases) : selected, limit: limit)
+        let query = HistoryQuery(
+            from: from, to: to, kinds: selected.isEmpty ? Set(HistoryKind.allCases) : selected, limit: limit,
+            devices: devices.isEmpty ? nil : Set(devices))
         try store.history(query) { print($0.jsonLine) }
     }
 

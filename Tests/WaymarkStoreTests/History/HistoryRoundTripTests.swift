@@ -25,11 +25,11 @@ import WaymarkTestSupport
         let lines = try store.collect().map(\.jsonLine)
         #expect(
             lines == [
-                #"{"kind":"fix","time":"2008-08-21T13:57:20Z","latitude":34.1,"longitude":-118.7,"altitude":254.25,"horizontalAccuracy":4.5,"verticalAccuracy":9,"latitudeAccuracy":3.25,"longitudeAccuracy":2.5,"hdop":0.8,"vdop":1.25,"pdop":1.5,"satellites":11,"mode":"3d","speed":2.75,"course":359.5,"source":"gpsd:127.0.0.1:2947"}"#,
-                #"{"kind":"gap","time":"2008-08-21T13:57:20Z","reason":"disconnected","source":"gpsd:127.0.0.1:2947"}"#,
-                #"{"kind":"region","transition":"enter","region":"SAMO","time":"2008-08-21T13:57:20Z","latitude":34.1,"longitude":-118.7}"#,
-                #"{"kind":"gap","time":"2008-08-21T13:57:21Z","reason":"no-fix","source":"gpsd:127.0.0.1:2947"}"#,
-                #"{"kind":"fix","time":"2008-08-21T13:57:22Z","latitude":34.43333333333334,"longitude":-118.7,"source":"replay:ride.gpx"}"#,
+                #"{"kind":"fix","time":"2008-08-21T13:57:20Z","latitude":34.1,"longitude":-118.7,"altitude":254.25,"horizontalAccuracy":4.5,"verticalAccuracy":9,"latitudeAccuracy":3.25,"longitudeAccuracy":2.5,"hdop":0.8,"vdop":1.25,"pdop":1.5,"satellites":11,"mode":"3d","speed":2.75,"course":359.5,"source":"gpsd:127.0.0.1:2947","device":"local"}"#,
+                #"{"kind":"gap","time":"2008-08-21T13:57:20Z","reason":"disconnected","source":"gpsd:127.0.0.1:2947","device":"local"}"#,
+                #"{"kind":"region","transition":"enter","region":"SAMO","time":"2008-08-21T13:57:20Z","latitude":34.1,"longitude":-118.7,"device":"local"}"#,
+                #"{"kind":"gap","time":"2008-08-21T13:57:21Z","reason":"no-fix","source":"gpsd:127.0.0.1:2947","device":"local"}"#,
+                #"{"kind":"fix","time":"2008-08-21T13:57:22Z","latitude":34.43333333333334,"longitude":-118.7,"source":"replay:ride.gpx","device":"local"}"#,
             ])
     }
 

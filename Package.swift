@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "WaymarkAPI",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore", "WaymarkDevices",
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore", "WaymarkDevices", "WaymarkSources",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

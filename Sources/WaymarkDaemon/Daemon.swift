@@ -45,8 +45,9 @@ public enum Daemon {
                 regionState: { id in await pipeline.regionState(identifier: id)?.json ?? "null" },
                 lastLocation: { pipeline.snapshot().lastFix?.json ?? "null" }),
             clock: clock, logger: logger)
+        let fleet = DeviceFleet(store: store, writer: writer, regions: regions, feed: feed, clock: clock, logger: logger)
         let state = DaemonState(
-            store: store, pipeline: pipeline, feed: feed, startedAt: .now, version: version, supervisor: supervisor)
+            store: store, pipeline: pipeline, fleet: fleet, feed: feed, startedAt: .now, version: version, supervisor: supervisor)
         try await state.reloadHandlers()
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -69,7 +70,12 @@ public enum Daemon {
         services.append(.init(service: try APIServer(
             configuration: .init(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token),
             backend: state, logger: logger)))
-        services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, logger: logger)))
+        if let listener = configuration.deviceListener {
+            services.append(.init(service: DeviceIngestServer(
+                configuration: .init(host: listener.host, port: listener.port, maximumBodySize: listener.maximumBodySize),
+                backend: DeviceIngest(store: store, writer: writer, fleet: fleet), logger: logger)))
+        }
+        services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, fleet: fleet, logger: logger)))
         services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))
         services.append(.init(service: EnergyFlushService(pipeline: pipeline, clock: clock)))
         if let days = configuration.retentionDays {

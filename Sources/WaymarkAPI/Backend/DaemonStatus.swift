@@ -9,6 +9,8 @@ public struct DaemonStatus: Sendable, Equatable {
             case gpsd
             /// A GPX file replayed in real or scaled time.
             case replay
+            /// Phones and trackers over the network listener (docs/devices.md).
+            case network
         }
 
         public var kind: Kind

@@ -19,11 +19,14 @@ struct APIListener<Responder: HTTPResponder>: Service where Responder.Context ==
     let address: BindAddress
     let logger: Logger
     let onServerRunning: @Sendable (any Channel) async -> Void
+    /// A connection that sends nothing for this long is closed (nil: never).
+    var idleTimeout: Duration? = nil
 
     func run() async throws {
         let responder = self.responder
         let logger = self.logger
-        let server = try HTTPServerBuilder.http1().buildServer(
+        let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
+        let server = try HTTPServerBuilder.http1(configuration: .init(idleTimeout: idle)).buildServer(
             configuration: ServerConfiguration(address: address, serverName: nil),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,

@@ -11,6 +11,8 @@ import WaymarkStore
 struct DaemonState: DaemonBackend {
     let store: WaymarkStore
     let pipeline: LivePipeline
+    /// The network devices' pipelines: new regions reach them too.
+    let fleet: DeviceFleet
     let feed: LiveFeed
     let startedAt: ContinuousClock.Instant
     let version: String
@@ -72,6 +74,7 @@ struct DaemonState: DaemonBackend {
     func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport {
         let (report, stored) = try await store.offPool { (try $0.importRegions(regions, replace: replace), try $0.regions()) }
         await pipeline.adopt(stored)
+        await fleet.adopt(stored)
         return report
     }
 
@@ -80,7 +83,10 @@ struct DaemonState: DaemonBackend {
             let removed = try store.removeRegion(identifier: identifier)
             return (removed, removed ? try store.regions() : [])
         }
-        if removed { await pipeline.adopt(stored) }
+        if removed {
+            await pipeline.adopt(stored)
+            await fleet.adopt(stored)
+        }
         return removed
     }
 

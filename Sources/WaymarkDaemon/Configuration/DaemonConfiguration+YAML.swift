@@ -93,6 +93,24 @@ extension DaemonConfiguration {
                 }
                 if let problem = settings.scan.problem { throw reader.error(section, key: "bluetooth", problem) }
                 configuration.bluetooth = settings
+            case "devices":
+                var listener: DeviceListenerSettings?
+                var maximumBody: Int?
+                for (key, value) in try reader.mapping(section, key: "devices") {
+                    switch key.string {
+                    case "listen":
+                        let text = try reader.string(value, key: "devices.listen")
+                        guard let parsed = DeviceListenerSettings(listen: text) else {
+                            throw reader.error(value, key: "devices.listen", "'\(text)' is not HOST:PORT (port 0–65535), [IPv6]:PORT or :PORT")
+                        }
+                        listener = parsed
+                    case "max_body_bytes":
+                        maximumBody = try reader.integer(value, key: "devices.max_body_bytes", in: 256...(16 << 20))
+                    default: throw reader.unknown(key, in: "devices", known: ["listen", "max_body_bytes"])
+                    }
+                }
+                if let maximumBody { listener?.maximumBodySize = maximumBody }
+                configuration.deviceListener = listener
             case "subscriptions":
                 configuration.subscriptions = try reader.subscriptions(section)
             case "power":
@@ -110,7 +128,7 @@ extension DaemonConfiguration {
                     }
                 }
             default:
-                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "subscriptions", "power", "log"])
+                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "devices", "subscriptions", "power", "log"])
             }
         }
         return configuration

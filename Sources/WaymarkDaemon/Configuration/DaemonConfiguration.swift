@@ -52,6 +52,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var bluetooth: BluetoothSettings?
     /// `power`: power profiles and power-aware GNSS sampling (docs/semantics.md §4).
     public var power = PowerSettings()
+    /// The network listener for phones and trackers (docs/devices.md); nil: none.
+    public var deviceListener: DeviceListenerSettings?
 
     public init(database: String, socketPath: String) {
         self.database = database

@@ -11,13 +11,16 @@ import WaymarkStore
 struct RegionReloadService: Service {
     let loader: RegionLoader
     let pipeline: LivePipeline
+    let fleet: DeviceFleet
     let logger: Logger
 
     func run() async throws {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             logger.notice("SIGHUP: reloading regions")
             do {
-                await pipeline.adopt(try loader.load())
+                let regions = try loader.load()
+                await pipeline.adopt(regions)
+                await fleet.adopt(regions)
             } catch {
                 logger.error("Regions not reloaded; the previous ones stay in force", metadata: ["error": "\(error)"])
             }

@@ -117,3 +117,9 @@ enum LoopbackSocket {
         }
     }
 }
+
+/// A TCP port on 127.0.0.1 that was free a moment ago, for a server a test starts.
+public func freeLoopbackPort() throws -> Int { try LoopbackSocket.freePort() }
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port`.
+public func loopbackAccepts(port: Int) -> Bool { LoopbackSocket.accepts(port: port) }

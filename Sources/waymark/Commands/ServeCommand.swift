@@ -36,6 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tcp-port"), help: "Also serve the API on 127.0.0.1:PORT, bearer token required (api.tcp_port).")
     var tcpPort: Int?
 
+    @Option(help: "Listen for phones and trackers (OwnTracks, OsmAnd) on HOST:PORT or :PORT (devices.listen; docs/devices.md).")
+    var listen: String?
+
     @Option(name: .customLong("token-file"), help: "File holding the bearer token for TCP clients (api.token_file).")
     var tokenFile: String?
 
@@ -85,6 +88,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let gpsd, Self.hostAndPort(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT, got '\(gpsd)'") }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if let tcpPort, !(1...65535).contains(tcpPort) { throw ValidationError("--tcp-port must be 1…65535") }
+        if let listen, DeviceListenerSettings(listen: listen) == nil {
+            throw ValidationError("--listen: '\(listen)' is not HOST:PORT (port 0–65535), [IPv6]:PORT or :PORT")
+        }
     }
 
     func run() async throws {
@@ -101,6 +107,11 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.gpsdPort = port
         }
         if let tcpPort { configuration.tcpPort = tcpPort }
+        if let listen, let settings = DeviceListenerSettings(listen: listen) {
+            let maximumBody = configuration.deviceListener?.maximumBodySize
+            configuration.deviceListener = settings
+            if let maximumBody { configuration.deviceListener?.maximumBodySize = maximumBody }
+        }
         if let tokenFile { configuration.tokenFile = tokenFile }
         if !regions.isEmpty { configuration.regionPaths = regions }
         if let idProperty { configuration.idProperty = idProperty }

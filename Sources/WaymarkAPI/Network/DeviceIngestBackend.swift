@@ -1,0 +1,21 @@
+import WaymarkCore
+import WaymarkDevices
+
+/// What the network listener needs from the daemon (docs/devices.md): devices to authenticate
+/// against, and each device's pipeline. The daemon implements it over its store and fleet of
+/// device pipelines; every method may be called concurrently from many requests.
+public protocol DeviceIngestBackend: Sendable {
+    /// The device of this name, if any.
+    func device(named name: String) async throws -> Device?
+    /// The device whose secret has this hash, if any.
+    func device(withSecret hash: DeviceSecret.Hash) async throws -> Device?
+    /// Runs `fixes` through `device`'s pipeline (the validation gate, regions, services) and
+    /// returns once everything they produced is committed: a 200 means recorded.
+    func ingest(_ fixes: [Fix], device: String) async throws
+    /// The OwnTracks answer for the device: `setWaypoints` with Waymark's regions when the
+    /// device has not been sent the current ones yet, else `[]`.
+    func ownTracksReply(device: String) async throws -> String
+    /// Counts a refused request by reason (`unauthorized`, `owntracks.out-of-range`, …),
+    /// under the device it named when it named one.
+    func countRefusal(_ reason: String, device: String?) async
+}

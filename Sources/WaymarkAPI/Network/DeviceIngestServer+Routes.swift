@@ -1,0 +1,166 @@
+import HTTPTypes
+import Hummingbird
+import WaymarkCore
+import WaymarkDevices
+import WaymarkSources
+
+extension DeviceIngestServer {
+    /// The listener's routes: `POST /v1/owntracks`, `GET|POST /v1/osmand`, `GET /v1/health`,
+    /// JSON errors (docs/devices.md). Every position route authenticates the device before it
+    /// says anything about the body: an unauthenticated client learns nothing but 401.
+    public static func makeRouter(backend: any DeviceIngestBackend, configuration: Configuration) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: APIErrorMiddleware())
+        var routes = RouteTable(router: router)
+        routes.add("/v1/health", .get) { _, _ in APIServer.json("{\"status\":\"ok\"}") }
+        routes.add("/v1/owntracks", .post) { request, _ in
+            try await ownTracks(request, backend: backend, configuration: configuration)
+        }
+        for method in [HTTPRequest.Method.get, .post] {
+            routes.add("/v1/osmand", method) { request, _ in
+                try await osmAnd(request, backend: backend, configuration: configuration)
+            }
+        }
+        routes.addMethodNotAllowed()
+        return router
+    }
+
+    /// OwnTracks' HTTP mode: the device is named by `X-Limit-D` (the apps send it), `?d=`, or the
+    /// messages' `topic`; the user likewise by `X-Limit-U`, `?u=` or the topic. Locations go to
+    /// the device's pipeline; the other kinds are accepted and not recorded yet
+    /// (docs/devices.md). The answer is `[]`, or `setWaypoints` with Waymark's regions.
+    static func ownTracks(_ request: Request, backend: any DeviceIngestBackend, configuration: Configuration) async throws -> Response {
+        let body = try await readBody(request, configuration: configuration)
+        let decoded = Result { () throws(OwnTracksError) in try OwnTracksDecoder.decode(body) }
+        let topics = ((try? decoded.get()) ?? []).compactMap(\.topic).compactMap(OwnTracksTopic.init)
+        let parameters = request.uri.queryParameters
+        let claimedDevice = request.headers[Self.limitDevice] ?? parameters.get("d") ?? topics.first?.device
+        let claimedUser = request.headers[Self.limitUser] ?? parameters.get("u") ?? topics.first?.user
+        let device = try await authenticate(request, claimed: claimedDevice, backend: backend)
+        if let claimedUser, claimedUser != device.user, claimedUser != device.name {
+            await backend.countRefusal("forbidden", device: device.name)
+            throw APIError(.forbidden, code: "forbidden", message: "device '\(device.name)' belongs to user '\(device.user)', not '\(claimedUser)'")
+        }
+        if let other = topics.first(where: { $0.device != device.name }) {
+            await backend.countRefusal("forbidden", device: device.name)
+            throw APIError(.forbidden, code: "forbidden", message: "authenticated as device '\(device.name)', which may not write device '\(other.device)'")
+        }
+        let messages: [OwnTracksMessage]
+        switch decoded {
+        case .success(let value): messages = value
+        case .failure(let error):
+            await backend.countRefusal("owntracks.\(error.code.rawValue)", device: device.name)
+            throw APIError(error)
+        }
+        let fixes = messages.compactMap { message -> Fix? in
+            if case .location(let location) = message { return location.fix }
+            return nil
+        }
+        try await backend.ingest(fixes, device: device.name)
+        return APIServer.json(try await backend.ownTracksReply(device: device.name))
+    }
+
+    /// The OsmAnd protocol: parameters in the query string, or a form body when there is one.
+    /// The device is named by `id` (or `deviceid`); credentials come as `Authorization` or, for
+    /// clients that can only build a URL, as the `token` query parameter (the device's secret).
+    static func osmAnd(_ request: Request, backend: any DeviceIngestBackend, configuration: Configuration) async throws -> Response {
+        let body = request.method == .post ? try await readBody(request, configuration: configuration) : []
+        // The protocol's speed is knots; OsmAnd fills its `{5}` with m/s, so its URL template
+        // says `speedunit=mps` (docs/devices.md).
+        let decoder = OsmAndDecoder(speedUnit: request.uri.queryParameters.get("speedunit") == "mps" ? .metresPerSecond : .knots)
+        let decoded = Result { () throws(OsmAndError) in
+            body.isEmpty ? try decoder.decode(query: request.uri.query ?? "") : try decoder.decode(formBody: body)
+        }
+        let claimed = (try? decoded.get())?.deviceID
+        let device = try await authenticate(request, claimed: claimed, backend: backend, tokenParameter: true)
+        switch decoded {
+        case .success(let report):
+            try await backend.ingest([report.fix], device: device.name)
+            return Response(status: .ok)
+        case .failure(let error):
+            await backend.countRefusal("osmand.\(error.code.rawValue)", device: device.name)
+            throw APIError(error)
+        }
+    }
+
+    static let limitUser = HTTPField.Name("X-Limit-U")!
+    static let limitDevice = HTTPField.Name("X-Limit-D")!
+
+    /// The device the request proves it is (docs/devices.md), or a 401/403.
+    static func authenticate(
+        _ request: Request, claimed: String?, backend: any DeviceIngestBackend, tokenParameter: Bool = false
+    ) async throws -> Device {
+        var credentials: DeviceCredentials?
+        do {
+            credentials = try DeviceCredentials.parse(authorization: request.headers[.authorization])
+        } catch {
+            await backend.countRefusal("unauthorized", device: claimed)
+            throw APIError(.unauthorized, code: "unauthorized", message: error.description, headers: challenge)
+        }
+        if credentials == nil, tokenParameter, let token = request.uri.queryParameters.get("token"), !token.isEmpty {
+            credentials = .bearer(secret: String(token))
+        }
+        var named: Device?
+        var bySecret: Device?
+        switch credentials {
+        case .bearer(let secret): bySecret = try await backend.device(withSecret: DeviceSecret.hash(secret))
+        case .basic(let user, _): named = try await backend.device(named: claimed ?? user)
+        case nil: break
+        }
+        let authentication = DeviceAuthentication(
+            device: { name in named?.name == name ? named : nil }, deviceWithSecret: { _ in bySecret })
+        do {
+            return try authentication.authenticate(credentials, claimed: claimed)
+        } catch {
+            await backend.countRefusal(error.status == .forbidden ? "forbidden" : "unauthorized", device: claimed)
+            switch error.status {
+            case .unauthorized: throw APIError(.unauthorized, code: "unauthorized", message: error.message, headers: challenge)
+            case .forbidden: throw APIError(.forbidden, code: "forbidden", message: error.message)
+            }
+        }
+    }
+
+    static let challenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"waymark\", Bearer"]
+
+    /// The whole body, at most `maximumBodySize` bytes (413 beyond), within `bodyTimeout` (408
+    /// after: a client that trickles its body does not hold a request open).
+    static func readBody(_ request: Request, configuration: Configuration) async throws -> [UInt8] {
+        try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            group.addTask {
+                var request = request
+                return Array(buffer: try await request.collectBody(upTo: configuration.maximumBodySize))
+            }
+            group.addTask {
+                try await Task.sleep(for: configuration.bodyTimeout)
+                throw APIError(.requestTimeout, code: "body-timeout", message: "the request body did not arrive within \(configuration.bodyTimeout)")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+}
+
+extension OwnTracksMessage {
+    /// The topic the message names, when it has one.
+    var topic: String? {
+        switch self {
+        case .location(let location): location.topic
+        case .transition(let transition): transition.topic
+        default: nil
+        }
+    }
+}
+
+extension APIError {
+    /// A 400 naming the member and where it is in the body.
+    init(_ error: OwnTracksError) {
+        self.init(
+            .badRequest, code: "owntracks.\(error.code.rawValue)", message: error.description,
+            details: [("field", JSONObjectWriter.quoted(error.field)), ("line", "\(error.line)"), ("column", "\(error.column)")])
+    }
+
+    /// A 400 naming the parameter.
+    init(_ error: OsmAndError) {
+        self.init(.badRequest, code: "osmand.\(error.code.rawValue)", message: error.description, details: [("parameter", JSONObjectWriter.quoted(error.field))])
+    }
+}

@@ -1,0 +1,59 @@
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// The network listener phones and trackers send their positions to (docs/devices.md):
+/// OwnTracks' HTTP mode at `POST /v1/owntracks`, the OsmAnd protocol (OsmAnd, Traccar Client,
+/// GPSLogger) at `GET|POST /v1/osmand`. Plain HTTP on the configured address; put a TLS reverse
+/// proxy in front of it when it faces the internet (docs/devices.md says how).
+public struct DeviceIngestServer: Service {
+    public struct Configuration: Sendable {
+        public var host: String
+        /// 0 picks a free port (tests); `onListening` says which.
+        public var port: Int
+        /// Bodies larger than this are refused with 413 before they are read whole.
+        public var maximumBodySize: Int
+        /// A connection that sends nothing for this long is closed.
+        public var idleTimeout: Duration
+        /// A request whose body has not arrived whole by then is answered 408.
+        public var bodyTimeout: Duration
+        public var onListening: (@Sendable (Int) async -> Void)?
+
+        public init(
+            host: String, port: Int, maximumBodySize: Int = 64 << 10, idleTimeout: Duration = .seconds(30),
+            bodyTimeout: Duration = .seconds(10), onListening: (@Sendable (Int) async -> Void)? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.maximumBodySize = maximumBodySize
+            self.idleTimeout = idleTimeout
+            self.bodyTimeout = bodyTimeout
+            self.onListening = onListening
+        }
+    }
+
+    let configuration: Configuration
+    let backend: any DeviceIngestBackend
+    let logger: Logger
+
+    public init(configuration: Configuration, backend: any DeviceIngestBackend, logger: Logger) {
+        self.configuration = configuration
+        self.backend = backend
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let configuration = self.configuration
+        let logger = self.logger
+        let listener = APIListener(
+            responder: Self.makeRouter(backend: backend, configuration: configuration).buildResponder(),
+            address: .hostname(configuration.host, port: configuration.port), logger: logger,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                logger.info("Device listener listening", metadata: ["devices.listen": "\(configuration.host):\(port)"])
+                await configuration.onListening?(port)
+            },
+            idleTimeout: configuration.idleTimeout)
+        try await listener.run()
+    }
+}

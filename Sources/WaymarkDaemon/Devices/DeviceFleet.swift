@@ -1,0 +1,65 @@
+import Logging
+import WaymarkAPI
+import WaymarkCore
+import WaymarkDevices
+import WaymarkRegions
+import WaymarkStore
+
+/// The pipelines of the devices that feed Waymark over the network (docs/devices.md): one
+/// `LivePipeline` per device, made when the device first sends something, with the device's
+/// own saved region states, writing through the daemon's one store writer. They share the
+/// regions with the local receiver's pipeline (`adopt`); power accounting and handler routing
+/// stay the local receiver's for now.
+actor DeviceFleet {
+    let store: WaymarkStore
+    let writer: StoreWriter
+    let feed: LiveFeed
+    let clock: any WallClock
+    let logger: Logger
+    private var regions: [Region]
+    private var pipelines: [String: LivePipeline] = [:]
+    /// Devices that have been sent the current regions (OwnTracks' `setWaypoints`).
+    private var regionsSent: Set<String> = []
+    /// Refused requests per device (`-` when none was named) and reason.
+    private(set) var refusals: [String: [String: Int]] = [:]
+
+    init(store: WaymarkStore, writer: StoreWriter, regions: [Region], feed: LiveFeed, clock: any WallClock, logger: Logger) {
+        self.store = store
+        self.writer = writer
+        self.regions = regions
+        self.feed = feed
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The device's pipeline, made on first use.
+    func pipeline(for device: String) async throws -> LivePipeline {
+        if let pipeline = pipelines[device] { return pipeline }
+        let saved = try await store.offPool { try $0.regionStates(device: device) }
+        // Another request may have made it while this one read the states.
+        if let pipeline = pipelines[device] { return pipeline }
+        let pipeline = LivePipeline(
+            deviceName: device, store: store, writer: writer, regions: regions, savedStates: saved, sourceKind: .network,
+            sourceDescription: "network", feed: feed, clock: clock, logger: logger)
+        pipelines[device] = pipeline
+        logger.info("Device pipeline started", metadata: ["device": "\(device)"])
+        return pipeline
+    }
+
+    /// New regions for every device's pipeline; every device is sent them again.
+    func adopt(_ regions: [Region]) async {
+        self.regions = regions
+        regionsSent = []
+        for pipeline in pipelines.values { await pipeline.adopt(regions) }
+    }
+
+    /// The regions to send the device, once per version of the regions.
+    func regionsToSend(to device: String) -> [Region]? {
+        guard regionsSent.insert(device).inserted else { return nil }
+        return regions
+    }
+
+    func countRefusal(_ reason: String, device: String?) {
+        refusals[device ?? "-", default: [:]][reason, default: 0] += 1
+    }
+}

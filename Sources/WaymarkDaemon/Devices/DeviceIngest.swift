@@ -1,0 +1,40 @@
+import Foundation
+import WaymarkAPI
+import WaymarkCore
+import WaymarkDevices
+import WaymarkSources
+import WaymarkStore
+
+/// The network listener's view of the daemon: devices from the store (off the cooperative
+/// pool), fixes into each device's pipeline through the fleet.
+struct DeviceIngest: DeviceIngestBackend {
+    let store: WaymarkStore
+    let writer: StoreWriter
+    let fleet: DeviceFleet
+
+    func device(named name: String) async throws -> Device? {
+        try await store.offPool { try $0.device(named: name) }
+    }
+
+    func device(withSecret hash: DeviceSecret.Hash) async throws -> Device? {
+        try await store.offPool { try $0.device(withSecret: hash) }
+    }
+
+    func ingest(_ fixes: [Fix], device: String) async throws {
+        guard !fixes.isEmpty else { return }
+        let pipeline = try await fleet.pipeline(for: device)
+        await pipeline.handle(fixes.map(SourceEvent.fix))
+        // Answered once committed: a device that hears 200 does not send the fix again.
+        await writer.flush()
+    }
+
+    func ownTracksReply(device: String) async throws -> String {
+        guard let regions = await fleet.regionsToSend(to: device), !regions.isEmpty else { return OwnTracksReply.empty }
+        let times = try await store.offPool { try $0.regionImportTimes() }
+        return OwnTracksReply.setWaypoints(regions: regions) { times[$0.identifier] ?? Timestamp(nanosecondsSince1970: 0) }
+    }
+
+    func countRefusal(_ reason: String, device: String?) async {
+        await fleet.countRefusal(reason, device: device)
+    }
+}

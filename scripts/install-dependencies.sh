@@ -18,6 +18,8 @@ packages=(
     gpsbabel libxml2-utils
     # the README's API examples, which a test runs as written
     curl
+    # the HTTP load generator of Benchmarks/http_ingest.py (devices over the network listener)
+    wrk
 )
 
 # The GPX 1.1 and OGC KML 2.2 schemas (with KML's Atom and xAL imports) that the export tests

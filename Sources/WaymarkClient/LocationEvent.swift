@@ -9,6 +9,9 @@ public struct LocationEvent: Sendable {
     public let attempt: Int
     /// `region`, `significantChange`, `visit`, `location`, …
     public let reason: String
+    /// The device whose fixes caused it: `local` for the gpsd receiver, else a phone's or
+    /// tracker's name (docs/devices.md).
+    public let device: String
     /// The record as JSON text.
     public let json: String
     public let kind: String
@@ -27,6 +30,7 @@ public struct LocationEvent: Sendable {
         self.id = id
         attempt = (message["attempt"] as? NSNumber)?.intValue ?? 1
         reason = message["reason"] as? String ?? ""
+        device = message["device"] as? String ?? "local"
         json = String(decoding: data, as: UTF8.self)
         kind = event["kind"] as? String ?? ""
         time = event["time"] as? String

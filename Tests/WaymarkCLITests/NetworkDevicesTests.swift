@@ -29,6 +29,13 @@ import WaymarkTestSupport
             let tracker = try await runWaymark(["devices", "add", "tracker", "--db", db])
             let phoneSecret = try #require(DevicesCommandTests.secret(in: phone.stdout))
             let trackerSecret = try #require(DevicesCommandTests.secret(in: tracker.stdout))
+            // One handler for the phone's events only, one for every device's.
+            for (name, devices) in [("phone-log", ["--device", "phone"]), ("all-log", [])] {
+                let added = try await runWaymark(
+                    ["handlers", "add", name, "--exec", HandlerScenario.handlerPath, "--regions", "plaza", "--db", db] + devices
+                        + ["--", "--out", directory.path("\(name).jsonl")])
+                try #require(added.status == 0, "\(added.stderr)")
+            }
             let port = try freeLoopbackPort()
             let daemon = try BackgroundProcess(
                 ProjectPaths.waymarkExecutable,
@@ -97,6 +104,26 @@ import WaymarkTestSupport
             }
             // The local receiver (no gpsd here) recorded only its gaps.
             #expect(try await rig.history(["--device", "local", "--kind", "fix", "--kind", "event"]).isEmpty)
+
+            // Handlers: one subscribed to the phone never sees the tracker's events.
+            func enters(_ handler: String) async throws -> [String] {
+                var devices: [String] = []
+                _ = try await BackgroundProcess.waitUntil(timeout: 30) {
+                    let lines = ((try? String(contentsOfFile: rig.directory.path("\(handler).jsonl"), encoding: .utf8)) ?? "").split(separator: "\n")
+                    devices = lines.compactMap { line -> String? in
+                        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                            let event = object["event"] as? [String: Any], event["transition"] as? String == "enter"
+                        else { return nil }
+                        return object["device"] as? String
+                    }.sorted()
+                    return devices.count >= (handler == "all-log" ? 2 : 1)
+                }
+                return devices
+            }
+            // Both devices' events reached the handler for all of them first, so a tracker
+            // event for the phone's handler would have been delivered by now too.
+            #expect(try await enters("all-log") == ["phone", "tracker"])
+            #expect(try await enters("phone-log") == ["phone"])
         }
     }
 

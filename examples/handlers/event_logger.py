@@ -55,7 +55,7 @@ def main():
         with open(args.out, "a", encoding="utf-8") as out:
             if kind == "event":
                 out.write(json.dumps({"pid": os.getpid(), "id": message["id"], "attempt": message["attempt"],
-                                      "reason": message["reason"], "receivedAt": time.time(),
+                                      "reason": message["reason"], "device": message.get("device"), "receivedAt": time.time(),
                                       "event": message["event"]}) + "\n")
             elif kind in ("welcome", "expiration", "willSuspend", "didResume", "error"):
                 out.write(json.dumps({"pid": os.getpid(), "notice": kind, "message": message}) + "\n")

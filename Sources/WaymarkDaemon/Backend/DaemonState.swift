@@ -120,7 +120,9 @@ struct DaemonState: DaemonBackend {
 
     func reloadHandlers() async throws {
         try await supervisor.reload()
-        await pipeline.routeHandlers(await supervisor.registrations(), supervisor: supervisor)
+        let registrations = await supervisor.registrations()
+        await pipeline.routeHandlers(registrations, supervisor: supervisor)
+        await fleet.routeHandlers(registrations, supervisor: supervisor)
     }
 
     func handler(_ command: HandlerCommand, name: String) async throws -> Bool {

@@ -1,5 +1,6 @@
 import Logging
 import WaymarkAPI
+import WaymarkHandlers
 import WaymarkCore
 import WaymarkDevices
 import WaymarkRegions
@@ -8,8 +9,9 @@ import WaymarkStore
 /// The pipelines of the devices that feed Waymark over the network (docs/devices.md): one
 /// `LivePipeline` per device, made when the device first sends something, with the device's
 /// own saved region states, writing through the daemon's one store writer. They share the
-/// regions with the local receiver's pipeline (`adopt`); power accounting and handler routing
-/// stay the local receiver's for now.
+/// regions and the handlers' registrations with the local receiver's pipeline (`adopt`,
+/// `routeHandlers`: each pipeline routes to the handlers that want its device); power
+/// accounting stays the local receiver's.
 actor DeviceFleet {
     let store: WaymarkStore
     let writer: StoreWriter
@@ -20,6 +22,7 @@ actor DeviceFleet {
     private var pipelines: [String: LivePipeline] = [:]
     /// Devices that have been sent the current regions (OwnTracks' `setWaypoints`).
     private var regionsSent: Set<String> = []
+    private var handlers: (registrations: [HandlerRegistration], supervisor: HandlerSupervisor)?
     /// Refused requests per device (`-` when none was named) and reason.
     private(set) var refusals: [String: [String: Int]] = [:]
 
@@ -42,6 +45,7 @@ actor DeviceFleet {
             deviceName: device, store: store, writer: writer, regions: regions, savedStates: saved, sourceKind: .network,
             sourceDescription: "network", feed: feed, clock: clock, logger: logger)
         pipelines[device] = pipeline
+        if let handlers { await pipeline.routeHandlers(handlers.registrations, supervisor: handlers.supervisor) }
         logger.info("Device pipeline started", metadata: ["device": "\(device)"])
         return pipeline
     }
@@ -51,6 +55,12 @@ actor DeviceFleet {
         self.regions = regions
         regionsSent = []
         for pipeline in pipelines.values { await pipeline.adopt(regions) }
+    }
+
+    /// Routes every device's events to the handlers that want them, from now on.
+    func routeHandlers(_ registrations: [HandlerRegistration], supervisor: HandlerSupervisor) async {
+        handlers = (registrations, supervisor)
+        for pipeline in pipelines.values { await pipeline.routeHandlers(registrations, supervisor: supervisor) }
     }
 
     /// The regions to send the device, once per version of the regions.

@@ -224,7 +224,7 @@ public actor LivePipeline {
     /// Routes events to these handlers from now on; `supervisor` launches them.
     func routeHandlers(_ registrations: [HandlerRegistration], supervisor: HandlerSupervisor) {
         self.supervisor = supervisor
-        router = HandlerRouter(registrations)
+        router = HandlerRouter(registrations.filter { $0.subscription.wantsDevice(deviceName) })
         device.replaceSubscribers(subscribers)
         updateWatching()
         publishStatus()

@@ -23,7 +23,7 @@ extension HandlerRegistration {
 
 extension HandlerSubscription {
     enum CodingKeys: String, CodingKey {
-        case services, regions, allRegions, beacons, allBeacons, ranging, authorizationLevel, precision
+        case services, regions, allRegions, beacons, allBeacons, ranging, authorizationLevel, precision, devices
     }
 
     public init(from decoder: any Decoder) throws {
@@ -36,7 +36,8 @@ extension HandlerSubscription {
             allBeacons: try c.decodeIfPresent(Bool.self, forKey: .allBeacons) ?? false,
             ranging: try c.decodeIfPresent([String].self, forKey: .ranging) ?? [],
             authorizationLevel: try c.decodeIfPresent(String.self, forKey: .authorizationLevel) ?? "always",
-            precision: try c.decodeIfPresent(String.self, forKey: .precision) ?? "precise")
+            precision: try c.decodeIfPresent(String.self, forKey: .precision) ?? "precise",
+            devices: try c.decodeIfPresent([String].self, forKey: .devices) ?? [])
     }
 }
 

@@ -1,3 +1,4 @@
+import WaymarkCore
 import Foundation
 import WaymarkRegions
 import WaymarkServices
@@ -43,6 +44,9 @@ extension HandlerRegistration {
         if let memory = limits.memoryBytes, memory < 1 << 20 { throw invalid("--memory-limit must be at least 1 MiB") }
         if services.isEmpty && !subscription.monitorsRegions && !subscription.monitorsBeacons {
             throw invalid("subscribe to something: --significant, --standard, --visits, --regions ID…, --all-regions, --beacons ID…, --all-beacons or --ranging ID…")
+        }
+        for device in subscription.devices where !ShortName.isValid(device) {
+            throw invalid("--device: the device name '\(device)' is not 1–64 letters, digits, '.', '_' or '-'")
         }
         for identifier in subscription.regions {
             guard let stored = try region(identifier) else {

@@ -61,12 +61,15 @@ public struct HandlerSubscription: Sendable, Equatable, Codable {
     public var authorizationLevel: String
     /// `precise` or `approximate`.
     public var precision: String
+    /// The devices whose events it gets (docs/devices.md); empty: every device's.
+    public var devices: [String]
 
     public init(
         services: ServiceSubscriptionSettings = ServiceSubscriptionSettings(), regions: [String] = [],
         allRegions: Bool = false, beacons: [String] = [], allBeacons: Bool = false, ranging: [String] = [],
-        authorizationLevel: String = "always", precision: String = "precise"
+        authorizationLevel: String = "always", precision: String = "precise", devices: [String] = []
     ) {
+        self.devices = devices
         self.services = services
         self.regions = regions
         self.allRegions = allRegions
@@ -151,4 +154,9 @@ public struct HandlerLimits: Sendable, Equatable, Codable {
         self.maximumBackgroundTime = maximumBackgroundTime
         self.memoryBytes = memoryBytes
     }
+}
+
+extension HandlerSubscription {
+    /// Whether it gets the events of `device`.
+    public func wantsDevice(_ device: String) -> Bool { devices.isEmpty || devices.contains(device) }
 }

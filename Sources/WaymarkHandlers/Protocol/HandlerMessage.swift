@@ -70,13 +70,14 @@ public enum HandlerReply {
         return w.object
     }
 
-    /// `{"type":"event","id":N,"attempt":K,"reason":KIND,"event":{…}}`.
-    public static func event(id: Int64, attempt: Int, reason: String, record: String) -> String {
+    /// `{"type":"event","id":N,"attempt":K,"reason":KIND,"device":NAME,"event":{…}}`.
+    public static func event(id: Int64, attempt: Int, reason: String, device: String, record: String) -> String {
         var w = JSONObjectWriter()
         w.add("type", "event")
         w.add("id", Int(id))
         w.add("attempt", attempt)
         w.add("reason", reason)
+        w.add("device", device)
         w.addRaw("event", record)
         return w.object
     }

@@ -100,7 +100,7 @@ extension HandlerSupervisor {
             }
             var delivered: [HandlerLifecycle.Input] = []
             for staged in round where connections[staged.handler] == staged.connection {
-                staged.connection.send(lines: staged.events.map { HandlerReply.event(id: $0.id, attempt: $0.attempts + 1, reason: $0.kind.rawValue, record: $0.record) })
+                staged.connection.send(lines: staged.events.map { HandlerReply.event(id: $0.id, attempt: $0.attempts + 1, reason: $0.kind.rawValue, device: $0.device, record: $0.record) })
                 delivered.append(.delivered(handler: staged.handler, sent: staged.events.map(\.id), through: staged.through, more: staged.more))
             }
             for action in lifecycle.handle(delivered, at: clock.now) { perform(action) }

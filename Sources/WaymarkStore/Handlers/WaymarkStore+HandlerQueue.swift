@@ -16,6 +16,8 @@ public struct QueuedHandlerEvent: Sendable, Equatable {
     public var attempts: Int
     /// When it was queued (the daemon's clock; `time` is the event's own, a replay's past).
     public var queuedAt: Timestamp
+    /// The device whose fixes caused it (docs/devices.md).
+    public var device: String = Device.localName
 }
 
 /// A handler's acknowledgement of one of its events, at `time` (the daemon's clock).
@@ -66,7 +68,7 @@ extension WaymarkStore {
             return try database.unsafeRead { db in
                 let statement = try db.cachedStatement(
                     sql: """
-                        SELECT id, handler, time_ns, kind, record, attempts, queued_ns FROM handler_events
+                        SELECT id, handler, time_ns, kind, record, attempts, queued_ns, device FROM handler_events
                         WHERE handler = ? AND acked_ns IS NULL AND id > ? ORDER BY id LIMIT ?
                         """)
                 return try Row.fetchAll(statement, arguments: [handler, afterID, limit]).map { row in
@@ -74,7 +76,7 @@ extension WaymarkStore {
                     return QueuedHandlerEvent(
                         id: id, handler: row["handler"], time: Timestamp(nanosecondsSince1970: row["time_ns"]),
                         kind: try Self.storedKind(row, of: "handler event \(id)"), record: row["record"], attempts: row["attempts"],
-                        queuedAt: Timestamp(nanosecondsSince1970: row["queued_ns"]))
+                        queuedAt: Timestamp(nanosecondsSince1970: row["queued_ns"]), device: row["device"])
                 }
             }
         } catch let error as StoreError {

@@ -185,7 +185,10 @@ let package = Package(
             dependencies: ["WaymarkHandlers", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "WaymarkDaemonTests",
-            dependencies: ["WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkTestSupport"]),
+            dependencies: [
+                "WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkDevices", "WaymarkTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "WaymarkCLITests",
             dependencies: [

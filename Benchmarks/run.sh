@@ -44,6 +44,11 @@ else
     /usr/bin/python3 Benchmarks/gpsd_rate.py "$waymark" --rates 10000,20000,30000,40000,50000 --seconds 10 --api-count 1000
 fi
 
+echo "# Devices: OwnTracks bodies from 1,000 devices over the network listener (wrk)" >&2
+seconds=$([ "$repeat" = 1 ] && echo 5 || echo 20)
+/usr/bin/python3 Benchmarks/http_ingest.py "$waymark" --seconds "$seconds"
+/usr/bin/python3 Benchmarks/http_ingest.py "$waymark" --seconds "$seconds" --batch 10
+
 echo "# Location services: gate + standard/significant/visits" >&2
 "$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"
 "$waymark" bench services --track "$shared/gpx/skytraq-miniHomer2_8.gpx" --repeat "$repeat"

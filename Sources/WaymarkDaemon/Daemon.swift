@@ -46,8 +46,9 @@ public enum Daemon {
                 lastLocation: { pipeline.snapshot().lastFix?.json ?? "null" }),
             clock: clock, logger: logger)
         let fleet = DeviceFleet(store: store, writer: writer, regions: regions, feed: feed, clock: clock, logger: logger)
+        let directory = DeviceDirectory(store: store)
         let state = DaemonState(
-            store: store, pipeline: pipeline, fleet: fleet, feed: feed, startedAt: .now, version: version, supervisor: supervisor)
+            store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor)
         try await state.reloadHandlers()
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -73,7 +74,7 @@ public enum Daemon {
         if let listener = configuration.deviceListener {
             services.append(.init(service: DeviceIngestServer(
                 configuration: .init(host: listener.host, port: listener.port, maximumBodySize: listener.maximumBodySize),
-                backend: DeviceIngest(store: store, writer: writer, fleet: fleet), logger: logger)))
+                backend: DeviceIngest(store: store, directory: directory, fleet: fleet), logger: logger)))
         }
         services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, fleet: fleet, logger: logger)))
         services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))

@@ -13,6 +13,8 @@ struct DaemonState: DaemonBackend {
     let pipeline: LivePipeline
     /// The network devices' pipelines: new regions reach them too.
     let fleet: DeviceFleet
+    /// What the network listener remembers of devices: cleared by every change made here.
+    let directory: DeviceDirectory
     let feed: LiveFeed
     let startedAt: ContinuousClock.Instant
     let version: String
@@ -38,14 +40,19 @@ struct DaemonState: DaemonBackend {
     func devices() async throws -> [Device] { try await store.offPool { try $0.devices() } }
 
     func addDevice(name: String, user: String?) async throws -> (Device, DeviceSecret) {
-        try await store.offPool { try $0.addDevice(name: name, user: user, at: .now) }
+        defer { directory.clear() }
+        return try await store.offPool { try $0.addDevice(name: name, user: user, at: .now) }
     }
 
     func newDeviceSecret(name: String) async throws -> (Device, DeviceSecret)? {
-        try await store.offPool { try $0.newDeviceSecret(device: name) }
+        defer { directory.clear() }
+        return try await store.offPool { try $0.newDeviceSecret(device: name) }
     }
 
-    func removeDevice(name: String) async throws -> Bool { try await store.offPool { try $0.removeDevice(named: name) } }
+    func removeDevice(name: String) async throws -> Bool {
+        defer { directory.clear() }
+        return try await store.offPool { try $0.removeDevice(named: name) }
+    }
 
     func lastFix() async throws -> HistoryEntry? {
         if let live = pipeline.snapshot().lastFix { return live }

@@ -9,23 +9,18 @@ import WaymarkStore
 /// pool), fixes into each device's pipeline through the fleet.
 struct DeviceIngest: DeviceIngestBackend {
     let store: WaymarkStore
-    let writer: StoreWriter
+    let directory: DeviceDirectory
     let fleet: DeviceFleet
 
-    func device(named name: String) async throws -> Device? {
-        try await store.offPool { try $0.device(named: name) }
-    }
+    func device(named name: String) async throws -> Device? { try await directory.device(named: name) }
 
-    func device(withSecret hash: DeviceSecret.Hash) async throws -> Device? {
-        try await store.offPool { try $0.device(withSecret: hash) }
-    }
+    func device(withSecret hash: DeviceSecret.Hash) async throws -> Device? { try await directory.device(withSecret: hash) }
 
     func ingest(_ fixes: [Fix], device: String) async throws {
         guard !fixes.isEmpty else { return }
         let pipeline = try await fleet.pipeline(for: device)
-        await pipeline.handle(fixes.map(SourceEvent.fix))
         // Answered once committed: a device that hears 200 does not send the fix again.
-        await writer.flush()
+        await pipeline.handleCommitted(fixes.map(SourceEvent.fix))
     }
 
     func ownTracksReply(device: String) async throws -> String {

@@ -100,6 +100,20 @@ public actor LivePipeline {
         publishStatus()
     }
 
+    /// `handle`, returning once what the events produced is committed (or has failed, which is
+    /// logged and counted): for a source that answers its sender, whose 200 means recorded. The
+    /// batch takes the writer's coalescing delay like any other, so concurrent senders share a
+    /// commit; this actor is free for other work while the caller waits.
+    func handleCommitted(_ events: [SourceEvent]) async {
+        var batch = WriteBatch()
+        for event in events { handle(event, into: &batch) }
+        let (committed, done) = AsyncStream<Void>.makeStream()
+        if batch.isEmpty { done.finish() }
+        await submit(batch) { done.finish() }
+        publishStatus()
+        for await _ in committed {}
+    }
+
     private func handle(_ event: SourceEvent, into batch: inout WriteBatch) {
         switch event {
         case .connected(let description):
@@ -197,13 +211,14 @@ public actor LivePipeline {
     /// Hands the batch to the store writer as one submission (`WriteBatch`). Only once it has
     /// committed are its entries counted, streamed live, and the supervisor told: nobody hears
     /// of anything the store does not have (docs/durability.md).
-    private func submit(_ batch: WriteBatch) async {
+    private func submit(_ batch: WriteBatch, then: (@Sendable () -> Void)? = nil) async {
         board.count(batch.counts)
         guard !batch.isEmpty else { return }
         let writes = batch.writes
         let (queued, newest) = (batch.queuedCount, batch.newestReasons)
         let durability: Durability = batch.isDurable ? .durable : .recorded
         await writer.enqueue(writes, device: deviceName, durability: durability) { [board, feed, logger, supervisor, deviceName] result in
+            defer { then?() }
             switch result {
             case .success(let ids):
                 let committed = CommittedBatch(writes, ids: ids, device: deviceName, streaming: feed.subscriberCount > 0)

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import Testing
+import WaymarkCore
+import WaymarkDevices
+import WaymarkStore
+import WaymarkTestSupport
+
+@testable import WaymarkDaemon
+
+/// The `devices` section of the configuration, and the listener's memory of devices.
+@Suite struct DeviceListenerTests {
+    private let defaults = DaemonConfiguration(database: "w.sqlite", socketPath: "api.sock")
+
+    @Test(arguments: [
+        ("devices:\n  listen: 127.0.0.1:8083\n", "127.0.0.1", 8083),
+        ("devices:\n  listen: \":8083\"\n", "0.0.0.0", 8083),
+        ("devices:\n  listen: \"[::1]:0\"\n", "::1", 0),
+    ])
+    func theListenerListensWhereTheSectionSays(yaml: String, host: String, port: Int) throws {
+        let configuration = try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults)
+        #expect(configuration.deviceListener?.host == host && configuration.deviceListener?.port == port)
+        #expect(configuration.deviceListener?.maximumBodySize == 65_536)
+        #expect(defaults.deviceListener == nil)
+    }
+
+    @Test(arguments: [
+        ("devices:\n  listen: 8083\n", "waymark.yaml:2:11: devices.listen"),
+        ("devices:\n  listen: localhost:99999\n", "is not HOST:PORT"),
+        ("devices:\n  listen: :1\n  max_body_bytes: 10\n", "waymark.yaml:3:19: devices.max_body_bytes"),
+        ("devices:\n  port: 1\n", "waymark.yaml:2:3: devices.port"),
+    ])
+    func badSectionsNameTheKeyAndLine(yaml: String, expected: String) {
+        do {
+            _ = try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults)
+            Issue.record("accepted \(yaml)")
+        } catch {
+            #expect(error.description.contains(expected), "\(error.description)")
+        }
+    }
+
+    @Test func theDirectoryRemembersFoundDevicesForItsLifetimeOnly() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try WaymarkStore(path: directory.path("w.sqlite"), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let (phone, phoneSecret) = try store.addDevice(name: "phone", user: nil, at: Timestamp(secondsSince1970: 0))
+        let (_, trackerSecret) = try store.addDevice(name: "tracker", user: nil, at: Timestamp(secondsSince1970: 0))
+        let devices = DeviceDirectory(store: store, lifetime: .milliseconds(300))
+
+        #expect(try await devices.device(withSecret: phoneSecret.hash) == phone)
+        #expect(try await devices.device(withSecret: trackerSecret.hash)?.name == "tracker")
+        #expect(try await devices.device(withSecret: DeviceSecret.hash("guess")) == nil)
+        #expect(try await devices.device(named: "phone") == phone)
+
+        // Removed behind its back: still known until the lifetime ends, or until cleared.
+        try store.removeDevice(named: "phone")
+        #expect(try await devices.device(withSecret: phoneSecret.hash) == phone)
+        devices.clear()
+        #expect(try await devices.device(withSecret: phoneSecret.hash) == nil)
+        try store.removeDevice(named: "tracker")
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await devices.device(withSecret: trackerSecret.hash) == nil)
+        #expect(try await devices.device(named: "phone") == nil)
+    }
+}

@@ -184,6 +184,23 @@ import WaymarkTestSupport
             let fine = try await rig.curl("/v1/osmand", ["-X", "POST", "--data", "id=tracker&lat=47&lon=8&timestamp=\(time)000&token=ignored", "-H", "Authorization: Bearer \(rig.trackerSecret)"])
             #expect(fine.status == 200, "\(fine.body)")
             #expect(try await rig.history(["--device", "tracker"]).count == 2)
+
+            // Status and metrics count each device's fixes and refusals by reason; refusals
+            // before authentication under "-", never under a name a stranger claimed.
+            let status = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--unix-socket", rig.directory.path("api.sock"), "http://localhost/v1/status"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+            let devices = try #require(object["devices"] as? [[String: Any]])
+            let byName = Dictionary(uniqueKeysWithValues: devices.map { ($0["device"] as? String ?? "?", $0) })
+            #expect(Set(byName.keys) == ["-", "phone", "tracker"], "\(devices)")
+            #expect((byName["tracker"]?["counters"] as? [String: Int])?["fixesRecorded"] == 2)
+            #expect((byName["tracker"]?["refused"] as? [String: Int]) == ["osmand.invalid-value": 1])
+            #expect((byName["phone"]?["refused"] as? [String: Int]) == ["owntracks.json-syntax": 1, "owntracks.out-of-range": 1, "forbidden": 1])
+            #expect((byName["-"]?["refused"] as? [String: Int]) == ["unauthorized": 3, "forbidden": 2])
+            let metrics = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--unix-socket", rig.directory.path("api.sock"), "http://localhost/metrics"])
+            #expect(metrics.stdout.contains("waymark_device_fixes_recorded_total{device=\"tracker\"} 2"), "\(metrics.stdout)")
+            #expect(metrics.stdout.contains("waymark_device_requests_refused_total{device=\"-\",reason=\"unauthorized\"} 3"))
         }
     }
 

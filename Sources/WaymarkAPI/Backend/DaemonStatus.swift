@@ -122,6 +122,8 @@ public struct DaemonStatus: Sendable, Equatable {
     public var beaconSource: BeaconSource?
     /// The radios' power state and the GNSS sampler; nil when not reported.
     public var power: Power?
+    /// The network devices heard from since start, by name (docs/devices.md).
+    public var devices: [DeviceActivity] = []
 
     public init(
         version: String, uptime: Double, source: Source, lastFix: HistoryEntry? = nil, databasePath: String,
@@ -161,6 +163,7 @@ public struct DaemonStatus: Sendable, Equatable {
         w.addRaw("subscriptions", "[" + subscriptions.map(\.json).joined(separator: ",") + "]")
         w.addRaw("beaconSource", beaconSource?.json ?? "null")
         w.addRaw("power", power?.json ?? "null")
+        w.addRaw("devices", "[" + devices.map(\.json).joined(separator: ",") + "]")
         return w.object
     }
 }

@@ -30,6 +30,7 @@ extension DaemonStatus {
             metric(metricName, "counter", Self.help[name] ?? "Count of \(name) since start.", String(value))
         }
         out += subscriptionMetrics
+        out += deviceMetrics
         if let power {
             let rows = [("gnss", power.gnssProfile, power.gnssJoules), ("bluetooth", power.bluetoothProfile, power.bluetoothJoules)]
                 .compactMap { radio, profile, joules in joules.map { (radio, profile, $0) } }
@@ -44,7 +45,7 @@ extension DaemonStatus {
         return out
     }
 
-    private static let help: [String: String] = [
+    static let help: [String: String] = [
         Counter.fixesRecorded: "Fixes recorded since start.",
         Counter.gapsRecorded: "Gaps in reception recorded since start.",
         Counter.eventsRecorded: "Region events recorded since start.",

@@ -23,7 +23,7 @@ struct DaemonState: DaemonBackend {
     func status() async -> DaemonStatus {
         let snapshot = pipeline.snapshot()
         let elapsed = ContinuousClock.now - startedAt
-        return DaemonStatus(
+        var status = DaemonStatus(
             version: version,
             uptime: elapsed.inSeconds,
             source: .init(
@@ -35,6 +35,8 @@ struct DaemonState: DaemonBackend {
             regionCount: snapshot.regionCount,
             counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource,
             power: snapshot.power)
+        status.devices = await fleet.activity()
+        return status
     }
 
     func devices() async throws -> [Device] { try await store.offPool { try $0.devices() } }

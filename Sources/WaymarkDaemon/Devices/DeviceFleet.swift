@@ -69,6 +69,17 @@ actor DeviceFleet {
         return regions
     }
 
+    /// Each device's activity since start, by name; refusals before authentication under `-`.
+    func activity() -> [DeviceActivity] {
+        var activities: [String: DeviceActivity] = [:]
+        for (name, pipeline) in pipelines {
+            let snapshot = pipeline.snapshot()
+            activities[name] = DeviceActivity(device: name, lastFix: snapshot.lastFix, counters: snapshot.counters)
+        }
+        for (name, reasons) in refusals { activities[name, default: DeviceActivity(device: name)].refused = reasons }
+        return activities.values.sorted { $0.device < $1.device }
+    }
+
     func countRefusal(_ reason: String, device: String?) {
         refusals[device ?? "-", default: [:]][reason, default: 0] += 1
     }

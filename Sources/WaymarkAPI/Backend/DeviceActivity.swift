@@ -1,0 +1,55 @@
+import WaymarkCore
+
+/// What one network device has done since the daemon started (docs/devices.md): its counters
+/// (`fixesRecorded`, `fixesDropped`, `eventsRecorded`, …, as `DaemonStatus.Counter` names them),
+/// its last fix, and its refused requests by reason (`owntracks.out-of-range`, `forbidden`, …).
+/// Requests refused before a device was authenticated are counted under the device `-`.
+public struct DeviceActivity: Sendable, Equatable {
+    public var device: String
+    public var lastFix: HistoryEntry?
+    public var counters: [String: Int]
+    public var refused: [String: Int]
+
+    public init(device: String, lastFix: HistoryEntry? = nil, counters: [String: Int] = [:], refused: [String: Int] = [:]) {
+        self.device = device
+        self.lastFix = lastFix
+        self.counters = counters
+        self.refused = refused
+    }
+
+    /// `{"device":…,"lastFix":{…}|null,"counters":{…},"refused":{…}}`.
+    var json: String {
+        var w = JSONObjectWriter()
+        w.add("device", device)
+        w.addRaw("lastFix", lastFix?.json ?? "null")
+        w.addRaw("counters", SubscriptionStatus.object(counters))
+        w.addRaw("refused", SubscriptionStatus.object(refused))
+        return w.object
+    }
+}
+
+extension DaemonStatus {
+    /// `waymark_device_<counter>_total{device=…}` and `waymark_device_requests_refused_total{device=…,reason=…}`.
+    var deviceMetrics: String {
+        guard !devices.isEmpty else { return "" }
+        var out = ""
+        var byCounter: [String: [(String, Int)]] = [:]
+        for activity in devices {
+            for (name, value) in activity.counters { byCounter[name, default: []].append((activity.device, value)) }
+        }
+        for (name, rows) in byCounter.sorted(by: { $0.key < $1.key }) {
+            let metric = "waymark_device_" + Self.snakeCase(name) + "_total"
+            out += "# HELP \(metric) \(Self.help[name] ?? "Count of \(name) since start"), per network device.\n# TYPE \(metric) counter\n"
+            for (device, value) in rows { out += "\(metric){device=\"\(Self.labelEscaped(device))\"} \(value)\n" }
+        }
+        let refused = devices.flatMap { activity in activity.refused.sorted(by: { $0.key < $1.key }).map { (activity.device, $0.key, $0.value) } }
+        if !refused.isEmpty {
+            out += "# HELP waymark_device_requests_refused_total Requests the network listener refused, by device and reason.\n"
+            out += "# TYPE waymark_device_requests_refused_total counter\n"
+            for (device, reason, value) in refused {
+                out += "waymark_device_requests_refused_total{device=\"\(Self.labelEscaped(device))\",reason=\"\(Self.labelEscaped(reason))\"} \(value)\n"
+            }
+        }
+        return out
+    }
+}

@@ -30,6 +30,9 @@ let package = Package(
             name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]),
         .systemLibrary(
+            name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]),
 
@@ -58,7 +61,7 @@ let package = Package(
         .target(
             name: "WaymarkSources",
             dependencies: [
-                "WaymarkCore", "CGPS", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkRegions",
+                "WaymarkCore", "CGPS", "CMosquitto", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkRegions",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // SpatiaLite store: regions (and, later, history).

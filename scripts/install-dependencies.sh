@@ -18,6 +18,8 @@ packages=(
     gpsbabel libxml2-utils
     # the README's API examples, which a test runs as written
     curl
+    # OwnTracks over MQTT: libmosquitto (the client), and the broker and paho-mqtt the tests publish through
+    libmosquitto-dev mosquitto python3-paho-mqtt
     # the HTTP load generator of Benchmarks/http_ingest.py (devices over the network listener)
     wrk
 )

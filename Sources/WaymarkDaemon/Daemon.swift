@@ -76,6 +76,9 @@ public enum Daemon {
                 configuration: .init(host: listener.host, port: listener.port, maximumBodySize: listener.maximumBodySize),
                 backend: DeviceIngest(store: store, directory: directory, fleet: fleet), logger: logger)))
         }
+        if let mqtt = configuration.mqtt {
+            services.append(.init(service: MQTTFeedService(settings: mqtt, directory: directory, fleet: fleet, logger: logger)))
+        }
         services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, fleet: fleet, logger: logger)))
         services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))
         services.append(.init(service: EnergyFlushService(pipeline: pipeline, clock: clock)))

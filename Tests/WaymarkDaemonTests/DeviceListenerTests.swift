@@ -31,6 +31,31 @@ import WaymarkTestSupport
         ("devices:\n  port: 1\n", "waymark.yaml:2:3: devices.port"),
     ])
     func badSectionsNameTheKeyAndLine(yaml: String, expected: String) {
+        expectRefused(yaml, expected)
+    }
+
+    @Test func theMQTTSectionNamesTheBrokerAndReadsThePasswordFromAFile() throws {
+        let directory = try TemporaryDirectory()
+        let password = try directory.write("mqtt-password", "s3cret\n")
+        let yaml = "mqtt:\n  host: broker.lan\n  port: 8883\n  username: waymark\n  password_file: \(password)\n  base_topic: home/owntracks\n"
+        let settings = try #require(try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults).mqtt)
+        #expect(settings.host == "broker.lan" && settings.port == 8883 && settings.username == "waymark" && settings.password == "s3cret")
+        #expect(settings.baseTopic == "home/owntracks" && settings.clientID == "waymark")
+        #expect(MQTTFeedService.topics(base: "owntracks") == ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/waypoint", "owntracks/+/+/waypoints"])
+    }
+
+    @Test(arguments: [
+        ("mqtt:\n  password_file: /nonexistent/file\n", "waymark.yaml:2:18: mqtt.password_file: cannot read '/nonexistent/file'"),
+        ("mqtt:\n  base_topic: owntracks/#\n", "mqtt.base_topic: must be a topic without wildcards"),
+        ("mqtt:\n  client_id: waymark-with-a-very-long-client-id\n", "mqtt.client_id: must be 1–23 characters"),
+        ("mqtt:\n  port: 0\n", "waymark.yaml:2:9: mqtt.port"),
+        ("mqtt:\n  topic: x\n", "waymark.yaml:2:3: mqtt.topic"),
+    ])
+    func badMQTTSectionsNameTheKeyAndLine(yaml: String, expected: String) {
+        expectRefused(yaml, expected)
+    }
+
+    private func expectRefused(_ yaml: String, _ expected: String) {
         do {
             _ = try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults)
             Issue.record("accepted \(yaml)")

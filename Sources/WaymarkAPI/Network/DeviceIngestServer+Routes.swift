@@ -32,7 +32,7 @@ extension DeviceIngestServer {
     static func ownTracks(_ request: Request, backend: any DeviceIngestBackend, configuration: Configuration) async throws -> Response {
         let body = try await readBody(request, configuration: configuration)
         let decoded = Result { () throws(OwnTracksError) in try OwnTracksDecoder.decode(body) }
-        let topics = ((try? decoded.get()) ?? []).compactMap(\.topic).compactMap(OwnTracksTopic.init)
+        let topics = ((try? decoded.get()) ?? []).compactMap(\.topic).compactMap { OwnTracksTopic($0) }
         let parameters = request.uri.queryParameters
         let claimedDevice = request.headers[Self.limitDevice] ?? parameters.get("d") ?? topics.first?.device
         let claimedUser = request.headers[Self.limitUser] ?? parameters.get("u") ?? topics.first?.user

@@ -111,6 +111,8 @@ extension DaemonConfiguration {
                 }
                 if let maximumBody { listener?.maximumBodySize = maximumBody }
                 configuration.deviceListener = listener
+            case "mqtt":
+                configuration.mqtt = try reader.mqtt(section)
             case "subscriptions":
                 configuration.subscriptions = try reader.subscriptions(section)
             case "power":
@@ -128,7 +130,7 @@ extension DaemonConfiguration {
                     }
                 }
             default:
-                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "devices", "subscriptions", "power", "log"])
+                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "devices", "mqtt", "subscriptions", "power", "log"])
             }
         }
         return configuration

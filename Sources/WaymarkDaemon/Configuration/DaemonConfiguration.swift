@@ -54,6 +54,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var power = PowerSettings()
     /// The network listener for phones and trackers (docs/devices.md); nil: none.
     public var deviceListener: DeviceListenerSettings?
+    /// The MQTT broker OwnTracks phones publish to (docs/devices.md); nil: none.
+    public var mqtt: MQTTSettings?
 
     public init(database: String, socketPath: String) {
         self.database = database

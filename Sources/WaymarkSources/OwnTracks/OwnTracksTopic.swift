@@ -25,18 +25,21 @@ public struct OwnTracksTopic: Sendable, Hashable {
 
     /// Parses `topic`; `nil` unless it is `owntracks/USER/DEVICE` or that plus one known
     /// subtopic, with USER and DEVICE non-empty and free of the MQTT wildcards `+` and `#`.
-    public init?(_ topic: String) {
-        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.count == 3 || levels.count == 4, levels[0] == "owntracks" else { return nil }
-        let user = levels[1]
-        let device = levels[2]
+    /// `base` replaces `owntracks` for apps configured with another base topic (it may have
+    /// levels of its own: `home/owntracks`).
+    public init?(_ topic: String, base: String = "owntracks") {
+        guard topic.hasPrefix(base + "/") else { return nil }
+        let levels = topic.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 2 || levels.count == 3 else { return nil }
+        let user = levels[0]
+        let device = levels[1]
         for level in [user, device] {
             guard !level.isEmpty, !level.contains("+"), !level.contains("#") else { return nil }
         }
         var subtopic: String?
-        if levels.count == 4 {
-            guard Self.subtopics.contains(String(levels[3])) else { return nil }
-            subtopic = String(levels[3])
+        if levels.count == 3 {
+            guard Self.subtopics.contains(String(levels[2])) else { return nil }
+            subtopic = String(levels[2])
         }
         self.init(user: String(user), device: String(device), subtopic: subtopic)
     }

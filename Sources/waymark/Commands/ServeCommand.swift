@@ -39,6 +39,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Listen for phones and trackers (OwnTracks, OsmAnd) on HOST:PORT or :PORT (devices.listen; docs/devices.md).")
     var listen: String?
 
+    @Option(help: "Take OwnTracks messages from the MQTT broker at HOST:PORT (mqtt.host, mqtt.port; docs/devices.md).")
+    var mqtt: String?
+
     @Option(name: .customLong("token-file"), help: "File holding the bearer token for TCP clients (api.token_file).")
     var tokenFile: String?
 
@@ -88,6 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let gpsd, Self.hostAndPort(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT, got '\(gpsd)'") }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if let tcpPort, !(1...65535).contains(tcpPort) { throw ValidationError("--tcp-port must be 1…65535") }
+        if let mqtt, DeviceListenerSettings(listen: mqtt) == nil {
+            throw ValidationError("--mqtt: '\(mqtt)' is not HOST:PORT")
+        }
         if let listen, DeviceListenerSettings(listen: listen) == nil {
             throw ValidationError("--listen: '\(listen)' is not HOST:PORT (port 0–65535), [IPv6]:PORT or :PORT")
         }
@@ -107,6 +113,12 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.gpsdPort = port
         }
         if let tcpPort { configuration.tcpPort = tcpPort }
+        if let mqtt, let address = DeviceListenerSettings(listen: mqtt) {
+            var settings = configuration.mqtt ?? MQTTSettings(host: address.host)
+            settings.host = address.host
+            settings.port = address.port
+            configuration.mqtt = settings
+        }
         if let listen, let settings = DeviceListenerSettings(listen: listen) {
             let maximumBody = configuration.deviceListener?.maximumBodySize
             configuration.deviceListener = settings

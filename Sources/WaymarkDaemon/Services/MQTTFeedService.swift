@@ -1,0 +1,69 @@
+import Logging
+import ServiceLifecycle
+import WaymarkCore
+import WaymarkDevices
+import WaymarkSources
+
+/// OwnTracks' MQTT mode (docs/devices.md): the daemon subscribes to `BASE/+/+` and its
+/// `event`, `waypoint` and `waypoints` subtopics on the configured broker, and each message goes
+/// to the pipeline of the device its topic names. The broker authenticates the phones; Waymark
+/// takes a message only for a device it knows whose user is the topic's user, and counts the
+/// others by reason (`mqtt.unknown-device`, `forbidden`, `owntracks.…`).
+struct MQTTFeedService: Service {
+    let settings: MQTTSettings
+    let directory: DeviceDirectory
+    let fleet: DeviceFleet
+    let logger: Logger
+
+    static func topics(base: String) -> [String] {
+        [base + "/+/+"] + ["event", "waypoint", "waypoints"].map { base + "/+/+/" + $0 }
+    }
+
+    func run() async throws {
+        let subscriber = MQTTSubscriber(
+            settings: .init(
+                host: settings.host, port: settings.port, clientID: settings.clientID, username: settings.username,
+                password: settings.password, topics: Self.topics(base: settings.baseTopic)),
+            logger: logger)
+        try subscriber.start()
+        await withGracefulShutdownHandler {
+            for await message in subscriber.messages { await handle(message) }
+        } onGracefulShutdown: {
+            subscriber.stop()
+        }
+    }
+
+    func handle(_ message: MQTTSubscriber.Message) async {
+        guard let topic = OwnTracksTopic(message.topic, base: settings.baseTopic) else {
+            return await fleet.countRefusal("mqtt.unknown-topic", device: nil)
+        }
+        let known: Device?
+        do {
+            known = try await directory.device(named: topic.device)
+        } catch {
+            logger.error("Cannot read the devices", metadata: ["error": "\(error)"])
+            return
+        }
+        guard let device = known else { return await fleet.countRefusal("mqtt.unknown-device", device: nil) }
+        guard topic.user == device.user || topic.user == device.name else {
+            return await fleet.countRefusal("forbidden", device: device.name)
+        }
+        let messages: [OwnTracksMessage]
+        do {
+            messages = try OwnTracksDecoder.decode(message.payload)
+        } catch {
+            logger.info("Refused an MQTT message", metadata: ["device": "\(device.name)", "error": "\(error)"])
+            return await fleet.countRefusal("owntracks.\(error.code.rawValue)", device: device.name)
+        }
+        let fixes = messages.compactMap { message -> Fix? in
+            if case .location(let location) = message { return location.fix }
+            return nil
+        }
+        guard !fixes.isEmpty else { return }
+        do {
+            try await fleet.pipeline(for: device.name).handle(fixes.map(SourceEvent.fix))
+        } catch {
+            logger.error("Cannot start a device's pipeline", metadata: ["device": "\(device.name)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import CMosquitto
+import Foundation
+import Logging
+import Synchronization
+
+/// A persistent MQTT subscription through libmosquitto (docs/devices.md, OwnTracks' MQTT mode):
+/// one client with a fixed id and `clean_session` off, so the broker keeps QoS 1 messages for it
+/// while it is away; it subscribes to `topics` at QoS 1 on every connection, and reconnects by
+/// itself with backoff (1 s doubling to 30 s) until ``stop()``.
+///
+/// libmosquitto runs the connection on a thread of its own (`mosquitto_loop_start`), never on
+/// the cooperative pool; messages arrive on ``messages``, in order, for one consumer.
+///
+/// Acknowledgement: libmosquitto answers a QoS 1 message (PUBACK) when its callback returns,
+/// which is when the message is on ``messages``, not when its fixes are committed. A daemon
+/// killed in between loses those few milliseconds of messages; the broker would not resend them.
+public final class MQTTSubscriber: Sendable {
+    /// One message as it arrived.
+    public struct Message: Sendable {
+        public var topic: String
+        public var payload: [UInt8]
+    }
+
+    public struct Settings: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public var clientID: String
+        public var username: String?
+        public var password: String?
+        public var topics: [String]
+        /// Seconds between keep-alive pings.
+        public var keepAlive: Int = 30
+
+        public init(host: String, port: Int, clientID: String, username: String? = nil, password: String? = nil, topics: [String]) {
+            self.host = host
+            self.port = port
+            self.clientID = clientID
+            self.username = username
+            self.password = password
+            self.topics = topics
+        }
+    }
+
+    public let messages: AsyncStream<Message>
+    let continuation: AsyncStream<Message>.Continuation
+    let settings: Settings
+    let logger: Logger
+    /// Whether the client is connected to the broker now.
+    public var isConnected: Bool { connected.load(ordering: .relaxed) }
+    let connected = Atomic<Bool>(false)
+    /// libmosquitto's client: used under the lock from the caller's thread and the client's own.
+    private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
+    private let client: Mutex<Handle?> = Mutex(nil)
+
+    public init(settings: Settings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+        (messages, continuation) = AsyncStream<Message>.makeStream()
+    }
+
+    /// Connects (asynchronously: a broker that is not up yet is retried) and starts the
+    /// client's thread. Throws `MQTTError` when libmosquitto refuses the settings.
+    public func start() throws(MQTTError) {
+        _ = Self.library
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let mosquitto = mosquitto_new(settings.clientID, false, context) else {
+            throw MQTTError("cannot create an MQTT client (mosquitto_new failed: \(String(cString: strerror(errno))))")
+        }
+        let handle = Handle(pointer: mosquitto)
+        client.withLock { $0 = handle }
+        if let username = settings.username {
+            try check(mosquitto_username_pw_set(mosquitto, username, settings.password), "setting the MQTT credentials")
+        }
+        try check(mosquitto_reconnect_delay_set(mosquitto, 1, 30, true), "setting the reconnect delay")
+        mosquitto_connect_callback_set(mosquitto) { _, context, code in
+            MQTTSubscriber.from(context).connected(code: code)
+        }
+        mosquitto_disconnect_callback_set(mosquitto) { _, context, code in
+            MQTTSubscriber.from(context).disconnected(code: code)
+        }
+        mosquitto_message_callback_set(mosquitto) { _, context, message in
+            guard let message = message?.pointee else { return }
+            MQTTSubscriber.from(context).received(message)
+        }
+        let code = mosquitto_connect_async(mosquitto, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+        if code != MOSQ_ERR_SUCCESS.rawValue {
+            // Not fatal: the loop keeps trying (the broker may start after the daemon).
+            logger.warning("MQTT broker not reachable yet; retrying", metadata: ["mqtt.error": "\(Self.describe(code))"])
+        }
+        try check(mosquitto_loop_start(mosquitto), "starting the MQTT client's thread")
+    }
+
+    /// Disconnects, stops the client's thread and ends ``messages``.
+    public func stop() {
+        guard let mosquitto = client.withLock({ client -> Handle? in
+            defer { client = nil }
+            return client
+        })?.pointer else { return }
+        mosquitto_disconnect(mosquitto)
+        mosquitto_loop_stop(mosquitto, false)
+        mosquitto_destroy(mosquitto)
+        continuation.finish()
+    }
+
+    deinit { stop() }
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> MQTTSubscriber {
+        Unmanaged<MQTTSubscriber>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    private func connected(code: Int32) {
+        guard code == 0 else {
+            logger.warning("MQTT broker refused the connection", metadata: ["mqtt.error": "\(String(cString: mosquitto_connack_string(code)))"])
+            return
+        }
+        connected.store(true, ordering: .relaxed)
+        logger.notice("MQTT connected", metadata: ["mqtt.broker": "\(settings.host):\(settings.port)", "mqtt.topics": "\(settings.topics)"])
+        client.withLock { handle in
+            guard let mosquitto = handle?.pointer else { return }
+            for topic in settings.topics {
+                let code = mosquitto_subscribe(mosquitto, nil, topic, 1)
+                if code != MOSQ_ERR_SUCCESS.rawValue {
+                    logger.error("MQTT subscription failed", metadata: ["mqtt.topic": "\(topic)", "mqtt.error": "\(Self.describe(code))"])
+                }
+            }
+        }
+    }
+
+    private func disconnected(code: Int32) {
+        connected.store(false, ordering: .relaxed)
+        if code != 0 { logger.warning("MQTT connection lost; reconnecting", metadata: ["mqtt.error": "\(Self.describe(code))"]) }
+    }
+
+    private func received(_ message: mosquitto_message) {
+        let topic = String(cString: message.topic)
+        let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
+        continuation.yield(Message(topic: topic, payload: payload))
+    }
+
+    private func check(_ code: Int32, _ doing: String) throws(MQTTError) {
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError("\(doing): \(Self.describe(code))") }
+    }
+
+    static func describe(_ code: Int32) -> String {
+        code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
+    }
+
+    /// `mosquitto_lib_init` once per process.
+    private static let library: Void = { _ = mosquitto_lib_init() }()
+}
+
+/// An MQTT client failure a user can act on.
+public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

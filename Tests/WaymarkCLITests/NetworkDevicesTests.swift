@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkCore
 import WaymarkTestSupport
 
 /// Phones and trackers through the network listener of a real daemon (docs/devices.md), sent by
@@ -132,10 +133,16 @@ import WaymarkTestSupport
         try await rig.daemon.whileRunning {
             let time = Int(Date().timeIntervalSince1970) - 60
             let batch = "[" + Self.location(latitude: 47.3, longitude: 8.5, at: time, topic: "owntracks/alice/phone")
+                + #",{"_type":"transition","event":"leave","desc":"Plaza","rid":"plaza","lat":47.3,"lon":8.5,"tst":\#(time),"wtst":1700000000,"acc":5,"t":"c","tid":"ph"}"#
                 + #",{"_type":"lwt","tst":\#(time)},{"_type":"card","name":"Alice"},{"_type":"status","android":{}}]"#
             let sent = try await rig.ownTracks(batch, ["Authorization: Bearer \(rig.phoneSecret)"])
             #expect(sent.status == 200, "\(sent.body)")
             #expect(try await rig.history(["--device", "phone", "--kind", "fix"]).count == 1)
+            // The phone's own view of the crossing, stored as it reported it.
+            let reported = try await rig.history(["--device", "phone", "--kind", "event"])
+            #expect(reported == [
+                #"{"kind":"reportedRegion","transition":"exit","region":"plaza","time":"\#(Timestamp(secondsSince1970: Double(time)).rfc3339)","latitude":47.3,"longitude":8.5,"description":"Plaza","trigger":"c","device":"phone"}"#
+            ], "\(reported)")
             // The topic names another device: refused, nothing stored.
             let other = try await rig.ownTracks(
                 Self.location(latitude: 47.3, longitude: 8.5, at: time + 10, topic: "owntracks/alice/tracker"),

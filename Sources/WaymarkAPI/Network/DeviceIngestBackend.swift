@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkDevices
+import WaymarkSources
 
 /// What the network listener needs from the daemon (docs/devices.md): devices to authenticate
 /// against, and each device's pipeline. The daemon implements it over its store and fleet of
@@ -12,6 +13,9 @@ public protocol DeviceIngestBackend: Sendable {
     /// Runs `fixes` through `device`'s pipeline (the validation gate, regions, services) and
     /// returns once everything they produced is committed: a 200 means recorded.
     func ingest(_ fixes: [Fix], device: String) async throws
+    /// `ingest` for OwnTracks messages: locations as fixes, transitions as the device's own
+    /// reported transitions (docs/devices.md), in order.
+    func ingest(ownTracks messages: [OwnTracksMessage], device: String) async throws
     /// The OwnTracks answer for the device: `setWaypoints` with Waymark's regions when the
     /// device has not been sent the current ones yet, else `[]`.
     func ownTracksReply(device: String) async throws -> String

@@ -26,9 +26,9 @@ extension DeviceIngestServer {
     }
 
     /// OwnTracks' HTTP mode: the device is named by `X-Limit-D` (the apps send it), `?d=`, or the
-    /// messages' `topic`; the user likewise by `X-Limit-U`, `?u=` or the topic. Locations go to
-    /// the device's pipeline; the other kinds are accepted and not recorded yet
-    /// (docs/devices.md). The answer is `[]`, or `setWaypoints` with Waymark's regions.
+    /// messages' `topic`; the user likewise by `X-Limit-U`, `?u=` or the topic. Locations and
+    /// transitions go to the device's pipeline; the other kinds are accepted and not recorded
+    /// yet (docs/devices.md). The answer is `[]`, or `setWaypoints` with Waymark's regions.
     static func ownTracks(_ request: Request, backend: any DeviceIngestBackend, configuration: Configuration) async throws -> Response {
         let body = try await readBody(request, configuration: configuration)
         let decoded = Result { () throws(OwnTracksError) in try OwnTracksDecoder.decode(body) }
@@ -52,11 +52,7 @@ extension DeviceIngestServer {
             await backend.countRefusal("owntracks.\(error.code.rawValue)", device: device.name)
             throw APIError(error)
         }
-        let fixes = messages.compactMap { message -> Fix? in
-            if case .location(let location) = message { return location.fix }
-            return nil
-        }
-        try await backend.ingest(fixes, device: device.name)
+        try await backend.ingest(ownTracks: messages, device: device.name)
         return APIServer.json(try await backend.ownTracksReply(device: device.name))
     }
 

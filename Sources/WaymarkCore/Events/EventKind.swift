@@ -20,4 +20,7 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     case ranging
     /// No position.
     case gap
+    /// A region transition the device itself reported (OwnTracks' `transition`), stored beside
+    /// Waymark's own evaluation of the same fixes; handlers are not given it (docs/devices.md).
+    case reportedRegion
 }

@@ -23,6 +23,12 @@ struct DeviceIngest: DeviceIngestBackend {
         await pipeline.handleCommitted(fixes.map(SourceEvent.fix))
     }
 
+    func ingest(ownTracks messages: [OwnTracksMessage], device: String) async throws {
+        let events = messages.flatMap(\.sourceEvents)
+        guard !events.isEmpty else { return }
+        try await fleet.pipeline(for: device).handleCommitted(events)
+    }
+
     func ownTracksReply(device: String) async throws -> String {
         guard let regions = await fleet.regionsToSend(to: device), !regions.isEmpty else { return OwnTracksReply.empty }
         let times = try await store.offPool { try $0.regionImportTimes() }

@@ -146,6 +146,8 @@ public actor LivePipeline {
             run(.advertisement(advertisement), into: &batch)
         case .tick(let time):
             run(.tick(time), into: &batch)
+        case .reported(let event):
+            batch.add(event)
         }
     }
 

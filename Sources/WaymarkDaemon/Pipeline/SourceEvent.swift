@@ -1,5 +1,6 @@
 import WaymarkBeacons
 import WaymarkCore
+import WaymarkStore
 
 /// What a source tells the daemon: gpsd live, a GPX track replayed, a Bluetooth adapter or a
 /// beacon replay file. The live pipeline turns the data-bearing ones into `PipelineInput`s.
@@ -16,4 +17,7 @@ public enum SourceEvent: Sendable, Equatable {
     case advertisement(BeaconAdvertisement)
     /// The beacon source's clock: time has passed without an advertisement.
     case tick(Timestamp)
+    /// Something the device reported about itself (a region transition its own geofencing
+    /// saw), recorded as it is, in order with its fixes.
+    case reported(StoredEvent)
 }

@@ -55,13 +55,10 @@ struct MQTTFeedService: Service {
             logger.info("Refused an MQTT message", metadata: ["device": "\(device.name)", "error": "\(error)"])
             return await fleet.countRefusal("owntracks.\(error.code.rawValue)", device: device.name)
         }
-        let fixes = messages.compactMap { message -> Fix? in
-            if case .location(let location) = message { return location.fix }
-            return nil
-        }
-        guard !fixes.isEmpty else { return }
+        let events = messages.flatMap(\.sourceEvents)
+        guard !events.isEmpty else { return }
         do {
-            try await fleet.pipeline(for: device.name).handle(fixes.map(SourceEvent.fix))
+            try await fleet.pipeline(for: device.name).handle(events)
         } catch {
             logger.error("Cannot start a device's pipeline", metadata: ["device": "\(device.name)", "error": "\(error)"])
         }

@@ -72,8 +72,11 @@ public enum Daemon {
             configuration: .init(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token),
             backend: state, logger: logger)))
         if let listener = configuration.deviceListener {
+            let tls = listener.tlsCertificate.flatMap { certificate in listener.tlsKey.map { (certificate: certificate, key: $0) } }
+            // Unreadable certificates stop the daemon now, with the file named, not once it runs.
+            if let tls { _ = try DeviceIngestServer.tlsConfiguration(certificate: tls.certificate, key: tls.key) }
             services.append(.init(service: DeviceIngestServer(
-                configuration: .init(host: listener.host, port: listener.port, maximumBodySize: listener.maximumBodySize),
+                configuration: .init(host: listener.host, port: listener.port, maximumBodySize: listener.maximumBodySize, tls: tls),
                 backend: DeviceIngest(store: store, directory: directory, fleet: fleet), logger: logger)))
         }
         if let mqtt = configuration.mqtt {

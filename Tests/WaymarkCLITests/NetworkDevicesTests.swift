@@ -21,7 +21,7 @@ import WaymarkTestSupport
             "geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{"radius":100}}]}
             """
 
-        static func start() async throws -> Rig {
+        static func start(_ extra: (TemporaryDirectory) throws -> [String] = { _ in [] }) async throws -> Rig {
             let directory = try TemporaryDirectory()
             let db = directory.path("w.sqlite")
             let regions = try directory.write("plaza.geojson", plaza)
@@ -40,7 +40,8 @@ import WaymarkTestSupport
             let port = try freeLoopbackPort()
             let daemon = try BackgroundProcess(
                 ProjectPaths.waymarkExecutable,
-                ["serve", "--gpsd", "127.0.0.1:9", "--db", db, "--socket", directory.path("api.sock"), "--listen", "127.0.0.1:\(port)"],
+                ["serve", "--gpsd", "127.0.0.1:9", "--db", db, "--socket", directory.path("api.sock"), "--listen", "127.0.0.1:\(port)"]
+                    + (try extra(directory)),
                 currentDirectory: ProjectPaths.repositoryRoot)
             let listening = try await BackgroundProcess.waitUntil(timeout: 30) { loopbackAccepts(port: port) }
             try #require(listening, "the device listener never opened: \(daemon.stderr.suffix(2000))")
@@ -209,6 +210,45 @@ import WaymarkTestSupport
             #expect(metrics.stdout.contains("waymark_device_fixes_recorded_total{device=\"tracker\"} 2"), "\(metrics.stdout)")
             #expect(metrics.stdout.contains("waymark_device_requests_refused_total{device=\"-\",reason=\"unauthorized\"} 3"))
         }
+    }
+
+    /// A self-signed certificate for 127.0.0.1, made by openssl: (certificate, key) paths.
+    static func certificate(in directory: TemporaryDirectory) async throws -> (String, String) {
+        let (certificate, key) = (directory.path("cert.pem"), directory.path("key.pem"))
+        let made = try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate])
+        try #require(made.status == 0, "\(made.stderr)")
+        return (certificate, key)
+    }
+
+    @Test func withACertificateTheListenerSpeaksHTTPSOnly() async throws {
+        let holder = try TemporaryDirectory()
+        let (certificate, key) = try await Self.certificate(in: holder)
+        let rig = try await Rig.start { _ in ["--tls-certificate", certificate, "--tls-key", key] }
+        try await rig.daemon.whileRunning {
+            let time = Int(Date().timeIntervalSince1970) - 60
+            let url = "https://127.0.0.1:\(rig.port)/v1/osmand?id=tracker&lat=47&lon=8&timestamp=\(time)&token=\(rig.trackerSecret)"
+            let secure = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--cacert", certificate, "--write-out", "%{http_code}", url])
+            #expect(secure.stdout == "200", "\(secure.stdout)\(secure.stderr)")
+            let plain = try await rig.curl("/v1/osmand?id=tracker&lat=47&lon=8&timestamp=\(time + 1)&token=\(rig.trackerSecret)")
+            #expect(plain.status != 200)
+            #expect(try await rig.history(["--device", "tracker", "--kind", "fix"]).count == 1)
+        }
+    }
+
+    @Test func anUnreadableCertificateStopsTheDaemonNamingTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        let bogus = try directory.write("cert.pem", "not a certificate\n")
+        let result = try await runWaymark(
+            ["serve", "--gpsd", "127.0.0.1:9", "--db", directory.path("w.sqlite"), "--socket", directory.path("api.sock"),
+             "--listen", "127.0.0.1:0", "--tls-certificate", bogus, "--tls-key", bogus])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\(bogus): "), "\(result.stderr)")
+        let unpaired = try await runWaymark(["serve", "--listen", ":0", "--tls-certificate", bogus])
+        #expect(unpaired.status != 0 && unpaired.stderr.contains("--tls-certificate and --tls-key go together"), "\(unpaired.stderr)")
     }
 
     @Test func aClientThatTricklesItsBodyIsCutOff() async throws {

@@ -29,6 +29,7 @@ import WaymarkTestSupport
         ("devices:\n  listen: localhost:99999\n", "is not HOST:PORT"),
         ("devices:\n  listen: :1\n  max_body_bytes: 10\n", "waymark.yaml:3:19: devices.max_body_bytes"),
         ("devices:\n  port: 1\n", "waymark.yaml:2:3: devices.port"),
+        ("devices:\n  listen: :1\n  tls_key: key.pem\n", "tls_certificate and tls_key go together"),
     ])
     func badSectionsNameTheKeyAndLine(yaml: String, expected: String) {
         expectRefused(yaml, expected)

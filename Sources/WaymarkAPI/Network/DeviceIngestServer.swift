@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOSSL
 import Logging
 import ServiceLifecycle
 
@@ -17,12 +18,16 @@ public struct DeviceIngestServer: Service {
         public var idleTimeout: Duration
         /// A request whose body has not arrived whole by then is answered 408.
         public var bodyTimeout: Duration
+        /// PEM files of the certificate (with its chain) and private key: serve HTTPS (nil: plain HTTP).
+        public var tls: (certificate: String, key: String)?
         public var onListening: (@Sendable (Int) async -> Void)?
 
         public init(
             host: String, port: Int, maximumBodySize: Int = 64 << 10, idleTimeout: Duration = .seconds(30),
-            bodyTimeout: Duration = .seconds(10), onListening: (@Sendable (Int) async -> Void)? = nil
+            bodyTimeout: Duration = .seconds(10), tls: (certificate: String, key: String)? = nil,
+            onListening: (@Sendable (Int) async -> Void)? = nil
         ) {
+            self.tls = tls
             self.host = host
             self.port = port
             self.maximumBodySize = maximumBodySize
@@ -42,9 +47,29 @@ public struct DeviceIngestServer: Service {
         self.logger = logger
     }
 
+    /// The TLS configuration from the PEM files. Throws `APIServerError` naming the file that
+    /// cannot be read or used.
+    public static func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificate)
+        } catch {
+            throw APIServerError(.configuration, "\(certificate): not a PEM certificate chain (\(error))")
+        }
+        guard !chain.isEmpty else { throw APIServerError(.configuration, "\(certificate): no certificate in it") }
+        let privateKey: NIOSSLPrivateKey
+        do {
+            privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+        } catch {
+            throw APIServerError(.configuration, "\(key): not a PEM private key (\(error))")
+        }
+        return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+    }
+
     public func run() async throws {
         let configuration = self.configuration
         let logger = self.logger
+        let tls = try configuration.tls.map { try Self.tlsConfiguration(certificate: $0.certificate, key: $0.key) }
         let listener = APIListener(
             responder: Self.makeRouter(backend: backend, configuration: configuration).buildResponder(),
             address: .hostname(configuration.host, port: configuration.port), logger: logger,
@@ -53,7 +78,7 @@ public struct DeviceIngestServer: Service {
                 logger.info("Device listener listening", metadata: ["devices.listen": "\(configuration.host):\(port)"])
                 await configuration.onListening?(port)
             },
-            idleTimeout: configuration.idleTimeout)
+            idleTimeout: configuration.idleTimeout, tls: tls)
         try await listener.run()
     }
 }

@@ -1,5 +1,7 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
+import NIOSSL
 import Logging
 import NIOCore
 import NIOPosix
@@ -21,12 +23,16 @@ struct APIListener<Responder: HTTPResponder>: Service where Responder.Context ==
     let onServerRunning: @Sendable (any Channel) async -> Void
     /// A connection that sends nothing for this long is closed (nil: never).
     var idleTimeout: Duration? = nil
+    /// Serve HTTPS with this configuration (nil: plain HTTP).
+    var tls: TLSConfiguration? = nil
 
     func run() async throws {
         let responder = self.responder
         let logger = self.logger
         let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
-        let server = try HTTPServerBuilder.http1(configuration: .init(idleTimeout: idle)).buildServer(
+        let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: idle))
+        let builder = try tls.map { try HTTPServerBuilder.tls(http1, tlsConfiguration: $0) } ?? http1
+        let server = try builder.buildServer(
             configuration: ServerConfiguration(address: address, serverName: nil),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,

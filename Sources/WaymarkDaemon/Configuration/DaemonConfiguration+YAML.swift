@@ -96,6 +96,7 @@ extension DaemonConfiguration {
             case "devices":
                 var listener: DeviceListenerSettings?
                 var maximumBody: Int?
+                var tls: (certificate: String?, key: String?) = (nil, nil)
                 for (key, value) in try reader.mapping(section, key: "devices") {
                     switch key.string {
                     case "listen":
@@ -106,10 +107,18 @@ extension DaemonConfiguration {
                         listener = parsed
                     case "max_body_bytes":
                         maximumBody = try reader.integer(value, key: "devices.max_body_bytes", in: 256...(16 << 20))
-                    default: throw reader.unknown(key, in: "devices", known: ["listen", "max_body_bytes"])
+                    case "tls_certificate": tls.certificate = try reader.string(value, key: "devices.tls_certificate")
+                    case "tls_key": tls.key = try reader.string(value, key: "devices.tls_key")
+                    default:
+                        throw reader.unknown(key, in: "devices", known: ["listen", "max_body_bytes", "tls_certificate", "tls_key"])
                     }
                 }
+                if (tls.certificate == nil) != (tls.key == nil) {
+                    throw reader.error(section, key: "devices", "tls_certificate and tls_key go together: give both or neither")
+                }
                 if let maximumBody { listener?.maximumBodySize = maximumBody }
+                listener?.tlsCertificate = tls.certificate
+                listener?.tlsKey = tls.key
                 configuration.deviceListener = listener
             case "mqtt":
                 configuration.mqtt = try reader.mqtt(section)

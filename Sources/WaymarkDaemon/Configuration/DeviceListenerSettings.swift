@@ -6,6 +6,10 @@ public struct DeviceListenerSettings: Sendable, Equatable {
     /// `devices.max_body_bytes`: larger bodies are refused with 413 (default 64 KiB; an
     /// OwnTracks location is a few hundred bytes).
     public var maximumBodySize = 64 << 10
+    /// `devices.tls_certificate` and `devices.tls_key`: PEM files; with both the listener
+    /// serves HTTPS (docs/devices.md).
+    public var tlsCertificate: String?
+    public var tlsKey: String?
 
     public init(host: String, port: Int) {
         self.host = host

@@ -42,6 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Take OwnTracks messages from the MQTT broker at HOST:PORT (mqtt.host, mqtt.port; docs/devices.md).")
     var mqtt: String?
 
+    @Option(name: .customLong("tls-certificate"), help: "With --listen: serve HTTPS with this PEM certificate chain (devices.tls_certificate).")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "With --listen: the PEM private key of --tls-certificate (devices.tls_key).")
+    var tlsKey: String?
+
     @Option(name: .customLong("token-file"), help: "File holding the bearer token for TCP clients (api.token_file).")
     var tokenFile: String?
 
@@ -91,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let gpsd, Self.hostAndPort(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT, got '\(gpsd)'") }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if let tcpPort, !(1...65535).contains(tcpPort) { throw ValidationError("--tcp-port must be 1…65535") }
+        if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-certificate and --tls-key go together") }
         if let mqtt, DeviceListenerSettings(listen: mqtt) == nil {
             throw ValidationError("--mqtt: '\(mqtt)' is not HOST:PORT")
         }
@@ -119,10 +126,18 @@ struct ServeCommand: AsyncParsableCommand {
             settings.port = address.port
             configuration.mqtt = settings
         }
-        if let listen, let settings = DeviceListenerSettings(listen: listen) {
-            let maximumBody = configuration.deviceListener?.maximumBodySize
+        if let listen, var settings = DeviceListenerSettings(listen: listen) {
+            if let configured = configuration.deviceListener {
+                settings.maximumBodySize = configured.maximumBodySize
+                settings.tlsCertificate = configured.tlsCertificate
+                settings.tlsKey = configured.tlsKey
+            }
             configuration.deviceListener = settings
-            if let maximumBody { configuration.deviceListener?.maximumBodySize = maximumBody }
+        }
+        if let tlsCertificate, let tlsKey {
+            guard configuration.deviceListener != nil else { throw ValidationError("--tls-certificate needs --listen (or devices.listen)") }
+            configuration.deviceListener?.tlsCertificate = tlsCertificate
+            configuration.deviceListener?.tlsKey = tlsKey
         }
         if let tokenFile { configuration.tokenFile = tokenFile }
         if !regions.isEmpty { configuration.regionPaths = regions }

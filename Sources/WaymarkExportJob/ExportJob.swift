@@ -55,20 +55,20 @@ public enum ExportJob {
         switch source {
         case .gpx(let path):
             return (try GPXTrackInput(path: path), nil)
-        case .history(let database, let from, let to):
+        case .history(let database, let from, let to, let device):
             guard FileManager.default.fileExists(atPath: database) else {
                 throw ExportError(.input, "no database at \(database)")
             }
             let store = try WaymarkStore(path: database, logger: logger)
-            return (HistoryTrackInput(store: store, from: from, to: to), store)
+            return (HistoryTrackInput(store: store, from: from, to: to, device: device), store)
         }
     }
 
     private static func describe(_ source: ExportSource) -> String {
         switch source {
         case .gpx(let path): path
-        case .history(let database, let from, let to):
-            "the history in \(database)" + (from.map { " from \($0.rfc3339)" } ?? "") + (to.map { " to \($0.rfc3339)" } ?? "")
+        case .history(let database, let from, let to, let device):
+            "the history of device \(device) in \(database)" + (from.map { " from \($0.rfc3339)" } ?? "") + (to.map { " to \($0.rfc3339)" } ?? "")
         }
     }
 

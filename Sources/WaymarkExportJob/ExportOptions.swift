@@ -26,8 +26,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 public enum ExportSource: Sendable, Equatable {
     /// A GPX 1.0 or 1.1 file.
     case gpx(path: String)
-    /// The history of a Waymark database: fixes, gaps and events with `from` ≤ time < `to`.
-    case history(database: String, from: Timestamp?, to: Timestamp?)
+    /// The history of one device in a Waymark database: its fixes, gaps and events with
+    /// `from` ≤ time < `to` (docs/devices.md; `local` is the gpsd receiver).
+    case history(database: String, from: Timestamp?, to: Timestamp?, device: String = "local")
 }
 
 /// What `waymark export` was asked to do.

@@ -196,9 +196,12 @@ import WaymarkTestSupport
         return condition()
     }
 
-    @Test func streamEndsOnGracefulShutdown() async throws {
+    /// A server over `backend` in a service group: `body` gets its addresses and the group (to
+    /// shut it down); returns once the group has finished.
+    static func serving(
+        _ backend: FakeBackend, _ body: @escaping @Sendable (APIServer.ListeningAddresses, ServiceGroup) async throws -> Void
+    ) async throws {
         let directory = try TemporaryDirectory()
-        let backend = FakeBackend()
         let (ready, readyContinuation) = AsyncStream<APIServer.ListeningAddresses>.makeStream()
         let server = try APIServer(
             configuration: .init(socketPath: directory.path("api.sock"), onReady: { readyContinuation.yield($0) }),
@@ -208,6 +211,14 @@ import WaymarkTestSupport
             tasks.addTask { try await group.run() }
             var iterator = ready.makeAsyncIterator()
             let addresses = try #require(await iterator.next())
+            try await body(addresses, group)
+            try await tasks.waitForAll()
+        }
+    }
+
+    @Test func streamEndsOnGracefulShutdown() async throws {
+        let backend = FakeBackend()
+        try await Self.serving(backend) { addresses, group in
             async let response = Self.request(UnixSocketHTTPClient(socketPath: addresses.socketPath), "/v1/stream")
             var subscriptions = backend.subscriptions.makeAsyncIterator()
             _ = await subscriptions.next()
@@ -218,8 +229,26 @@ import WaymarkTestSupport
             let (status, body) = try await response
             #expect(status == 200)
             #expect(String(decoding: body, as: UTF8.self).contains("event: fix\n"))
-            try await tasks.waitForAll()
             #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    @Test func aStreamForOneDeviceShowsOnlyItsEntries() async throws {
+        let backend = FakeBackend()
+        try await Self.serving(backend) { addresses, group in
+            async let response = Self.request(UnixSocketHTTPClient(socketPath: addresses.socketPath), "/v1/stream?device=phone")
+            var subscriptions = backend.subscriptions.makeAsyncIterator()
+            _ = await subscriptions.next()
+            backend.push(FakeBackend.fix(60, latitude: 1, longitude: 2, device: "tracker"))
+            backend.push(FakeBackend.fix(61, latitude: 3, longitude: 4, device: "phone"))
+            backend.push(FakeBackend.fix(62, latitude: 5, longitude: 6, device: "local"))
+            try await Task.sleep(for: .milliseconds(100))
+            await group.triggerGracefulShutdown()
+            let (status, body) = try await response
+            #expect(status == 200)
+            let text = String(decoding: body, as: UTF8.self)
+            #expect(text.contains(#""latitude":3,"longitude":4"#), "\(text)")
+            #expect(!text.contains(#""device":"tracker""#) && !text.contains(#""device":"local""#), "\(text)")
         }
     }
 }

@@ -146,15 +146,17 @@ final class FakeBackend: DaemonBackend {
 
     static func time(_ seconds: Double) -> Timestamp { Timestamp(secondsSince1970: 1_714_564_800 + seconds) }
 
-    static func fix(_ seconds: Double, latitude: Double, longitude: Double) -> HistoryEntry {
+    static func fix(_ seconds: Double, latitude: Double, longitude: Double, device: String? = nil) -> HistoryEntry {
         var w = JSONObjectWriter()
         w.add("kind", "fix")
         w.add("time", time(seconds).rfc3339)
         w.add("latitude", latitude)
         w.add("longitude", longitude)
         w.add("speed", 4.5)
+        if let device { w.add("device", device) }
         return HistoryEntry(
-            kind: "fix", time: time(seconds), coordinate: Coordinate(latitude: latitude, longitude: longitude), json: w.object)
+            kind: "fix", time: time(seconds), coordinate: Coordinate(latitude: latitude, longitude: longitude), json: w.object,
+            device: device)
     }
 
     static func event(_ seconds: Double, region: String, transition: String) -> HistoryEntry {

@@ -79,6 +79,7 @@ import WaymarkTestSupport
         .init(method: .delete, template: "/v1/devices/{name}", uri: "/v1/devices/phone"),
         .init(method: .delete, template: "/v1/devices/{name}", uri: "/v1/devices/local"),
         .init(method: .get, template: "/v1/stream", uri: "/v1/stream"),
+        .init(method: .get, template: "/v1/stream", uri: "/v1/stream?device=a/b"),
         .init(method: .get, template: "/metrics", uri: "/metrics"),
     ]
 

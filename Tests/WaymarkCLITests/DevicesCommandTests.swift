@@ -123,3 +123,35 @@ import WaymarkTestSupport
         #expect(bad.stderr.contains("--device: the device name 'a/b' is not"), "\(bad.stderr)")
     }
 }
+
+/// `waymark export --db --device` and `stats --db --device`: one device's fixes make one track.
+@Suite struct ExportDeviceTests {
+    @Test func eachDeviceExportsItsOwnTrackAndLocalIsTheDefault() async throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("w.sqlite")
+        let store = try WaymarkStore(path: db, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let start = 1_780_300_800.0
+        for index in 0..<5 {
+            let time = Timestamp(secondsSince1970: start + Double(index) * 10)
+            try store.recordFix(Fix(time: time, coordinate: Coordinate(latitude: 47.0 + Double(index) * 0.001, longitude: 8.0)), source: "owntracks", device: "phone")
+            if index < 3 {
+                try store.recordFix(Fix(time: time, coordinate: Coordinate(latitude: 46.0, longitude: 7.0 + Double(index) * 0.001)), source: "gpsd")
+            }
+        }
+        func points(_ arguments: [String]) async throws -> Int {
+            let output = directory.path("out-\(arguments.joined()).geojson")
+            let result = try await runWaymark(["export", "--db", db, "--format", "geojson", "-o", output] + arguments)
+            try #require(result.status == 0, "\(result.stderr)")
+            let counted = try await runPython(
+                "import json,sys; d=json.load(open(sys.argv[1])); print(sum(len(f['geometry']['coordinates']) for f in d['features'] if f['geometry'] and f['geometry']['type']=='LineString'))",
+                [output])
+            return Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        #expect(try await points(["--device", "phone"]) == 5)
+        #expect(try await points([]) == 3)
+        let stats = try await runWaymark(["stats", "--db", db, "--device", "phone", "--json"])
+        #expect(stats.status == 0 && stats.stdout.contains(#""points":5"#), "\(stats.stdout)\(stats.stderr)")
+        let bad = try await runWaymark(["export", "Tracks/lakeside-ride.gpx", "--device", "phone", "--format", "gpx", "-o", directory.path("x.gpx")])
+        #expect(bad.status != 0 && bad.stderr.contains("--from, --to and --device go with --db"), "\(bad.stderr)")
+    }
+}

@@ -72,12 +72,15 @@ public struct HistoryEntry: Sendable, Equatable {
     /// The entry as one compact JSON object, spliced into responses verbatim, e.g.
     /// `{"kind":"fix","time":"2024-05-01T12:00:00Z","latitude":52.1,"longitude":4.3}`.
     public var json: String
+    /// The device it came from (docs/devices.md), when known.
+    public var device: String?
 
-    public init(kind: String, time: Timestamp, coordinate: Coordinate? = nil, json: String) {
+    public init(kind: String, time: Timestamp, coordinate: Coordinate? = nil, json: String, device: String? = nil) {
         self.kind = kind
         self.time = time
         self.coordinate = coordinate
         self.json = json
+        self.device = device
     }
 }
 

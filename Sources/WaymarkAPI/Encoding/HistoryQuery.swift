@@ -40,13 +40,7 @@ struct HistoryQuery: Sendable, Equatable {
                 }
             }
         }
-        let devices = parameters.getAll("device").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        if !devices.isEmpty {
-            for device in devices {
-                if let problem = DeviceName.problem(with: device) { throw .invalidParameter("device", problem) }
-            }
-            request.devices = Set(devices)
-        }
+        request.devices = try Self.devices(parameters)
         if let text = parameters.get("limit") {
             guard let limit = Int(text), limit >= 0 else {
                 throw .invalidParameter("limit", "\"\(text)\" is not a whole number ≥ 0")
@@ -58,6 +52,16 @@ struct HistoryQuery: Sendable, Equatable {
             throw .invalidParameter("format", "unknown format \"\(format)\"; expected json or geojson")
         }
         self.format = parsed
+    }
+
+    /// `device` (repeatable or comma separated), each a device name; nil when absent.
+    static func devices(_ parameters: Parameters) throws(APIError) -> Set<String>? {
+        let devices = parameters.getAll("device").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard !devices.isEmpty else { return nil }
+        for device in devices {
+            if let problem = DeviceName.problem(with: device) { throw .invalidParameter("device", problem) }
+        }
+        return Set(devices)
     }
 
     /// The response body for `entries` in this query's format.

@@ -113,6 +113,7 @@ extension APIServer {
         addDeviceRoutes(to: &routes, backend: backend, configuration: configuration)
 
         routes.add("/v1/stream", .get) { request, _ in
+            let devices = try HistoryQuery.devices(request.uri.queryParameters)
             let live = await backend.live()
             let heartbeat = configuration.heartbeatInterval
             let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
@@ -120,7 +121,7 @@ extension APIServer {
                 status: .ok, headers: headers,
                 body: ResponseBody { writer in
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        try await ServerSentEvents.write(live, heartbeat: heartbeat, to: &writer)
+                        try await ServerSentEvents.write(live, devices: devices, heartbeat: heartbeat, to: &writer)
                     }
                     try await writer.finish(nil)
                 })

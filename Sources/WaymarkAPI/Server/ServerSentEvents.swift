@@ -14,13 +14,15 @@ enum ServerSentEvents {
     }
 
     static func write(
-        _ live: AsyncStream<HistoryEntry>, heartbeat: Duration, to writer: inout any ResponseBodyWriter
+        _ live: AsyncStream<HistoryEntry>, devices: Set<String>? = nil, heartbeat: Duration, to writer: inout any ResponseBodyWriter
     ) async throws {
         let (items, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         try await writer.write(ByteBuffer(string: ": connected\n\n"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await entry in live { continuation.yield(.entry(entry)) }
+                for await entry in live where devices.map({ entry.device.map($0.contains) ?? false }) ?? true {
+                    continuation.yield(.entry(entry))
+                }
                 continuation.finish()
             }
             group.addTask {

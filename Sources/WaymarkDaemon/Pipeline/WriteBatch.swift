@@ -97,7 +97,7 @@ struct CommittedBatch {
                 if streaming {
                     var event = event
                     event.device = device
-                    entries.append(HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.jsonLine))
+                    entries.append(HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.jsonLine, device: device))
                 }
                 events += 1
             case .handlerEvents(let queued, _):

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WaymarkDevices
 import WaymarkCore
 import WaymarkExport
 import WaymarkExportJob
@@ -115,13 +116,16 @@ struct HistoryRangeOptions: ParsableArguments {
     @Option(help: "With --db: only fixes and events before this RFC 3339 time.")
     var to: String?
 
+    @Option(help: "With --db: whose history (default: local, the gpsd receiver; docs/devices.md).")
+    var device: String?
+
     /// The input the arguments name; usage errors for a missing or double input and bad times.
     func source(track: String?) throws -> ExportSource {
         switch (track, database) {
         case (nil, nil): throw ValidationError("give a GPX track, or --db PATH for the recorded history")
         case (_?, _?): throw ValidationError("give either a GPX track or --db, not both")
         case (let path?, nil):
-            if from != nil || to != nil { throw ValidationError("--from and --to go with --db") }
+            if from != nil || to != nil || device != nil { throw ValidationError("--from, --to and --device go with --db") }
             return .gpx(path: path)
         case (nil, let database?):
             let start = try from.map { try HistoryCommand.time($0, option: "--from") }
@@ -129,7 +133,8 @@ struct HistoryRangeOptions: ParsableArguments {
             if let start, let end, !(start < end) {
                 throw ValidationError("--from (\(start.rfc3339)) must be before --to (\(end.rfc3339))")
             }
-            return .history(database: database, from: start, to: end)
+            if let device, let problem = DeviceName.problem(with: device) { throw ValidationError("--device: \(problem)") }
+            return .history(database: database, from: start, to: end, device: device ?? "local")
         }
     }
 }

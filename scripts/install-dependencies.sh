@@ -20,6 +20,8 @@ packages=(
     curl
     # OwnTracks over MQTT: libmosquitto (the client), and the broker and paho-mqtt the tests publish through
     libmosquitto-dev mosquitto python3-paho-mqtt
+    # the device listener's HTTPS test makes its certificate with the openssl tool
+    openssl
     # the HTTP load generator of Benchmarks/http_ingest.py (devices over the network listener)
     wrk
 )

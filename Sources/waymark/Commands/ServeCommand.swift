@@ -98,7 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if let tcpPort, !(1...65535).contains(tcpPort) { throw ValidationError("--tcp-port must be 1…65535") }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-certificate and --tls-key go together") }
-        if let mqtt, DeviceListenerSettings(listen: mqtt) == nil {
+        if let mqtt, Self.hostAndPort(mqtt) == nil {
             throw ValidationError("--mqtt: '\(mqtt)' is not HOST:PORT")
         }
         if let listen, DeviceListenerSettings(listen: listen) == nil {
@@ -120,10 +120,10 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.gpsdPort = port
         }
         if let tcpPort { configuration.tcpPort = tcpPort }
-        if let mqtt, let address = DeviceListenerSettings(listen: mqtt) {
-            var settings = configuration.mqtt ?? MQTTSettings(host: address.host)
-            settings.host = address.host
-            settings.port = address.port
+        if let mqtt, let (host, port) = Self.hostAndPort(mqtt) {
+            var settings = configuration.mqtt ?? MQTTSettings(host: host)
+            settings.host = host
+            settings.port = port
             configuration.mqtt = settings
         }
         if let listen, var settings = DeviceListenerSettings(listen: listen) {

@@ -24,6 +24,16 @@ struct DevicesCommand: ParsableCommand {
         }
     }
 
+    /// A request about one device to the daemon: its answer, nil when the daemon has no such
+    /// device (404), an error with the daemon's message for any other non-2xx.
+    static func call(_ client: UnixSocketHTTPClient, _ method: String, device name: String, _ suffix: String = "") throws -> String? {
+        let response = try client.request(method: method, path: "/v1/devices/\(escaped(name))\(suffix)")
+        let text = String(decoding: response.body, as: UTF8.self)
+        if response.status == 404 { return nil }
+        guard (200..<300).contains(response.status) else { throw CommandError("the daemon answered \(response.status): \(text)") }
+        return text
+    }
+
     static func escaped(_ name: String) -> String {
         name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
     }
@@ -123,10 +133,8 @@ struct DevicesCommand: ParsableCommand {
             for name in names {
                 switch target {
                 case .daemon(let client):
-                    let response = try client.request(method: "DELETE", path: "/v1/devices/\(DevicesCommand.escaped(name))")
-                    if response.status == 404 { throw CommandError("no device named '\(name)'") }
-                    guard (200..<300).contains(response.status) else {
-                        throw CommandError("the daemon answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+                    guard try DevicesCommand.call(client, "DELETE", device: name) != nil else {
+                        throw CommandError("no device named '\(name)'")
                     }
                 case .store(let database):
                     guard try database.removeDevice(named: name) else { throw CommandError("no device named '\(name)'") }
@@ -150,10 +158,9 @@ struct DevicesCommand: ParsableCommand {
         func run() throws {
             switch try Target(store) {
             case .daemon(let client):
-                let response = try client.request(method: "POST", path: "/v1/devices/\(DevicesCommand.escaped(name))/secret")
-                let text = String(decoding: response.body, as: UTF8.self)
-                if response.status == 404 { throw CommandError("no device named '\(name)'") }
-                guard response.status == 200 else { throw CommandError("the daemon answered \(response.status): \(text)") }
+                guard let text = try DevicesCommand.call(client, "POST", device: name, "/secret") else {
+                    throw CommandError("no device named '\(name)'")
+                }
                 DevicesCommand.printSecret(try DevicesCommand.decode(DeviceStatus.self, text, answering: "POST /v1/devices/\(name)/secret"))
             case .store(let database):
                 guard let (device, secret) = try database.newDeviceSecret(device: name) else { throw CommandError("no device named '\(name)'") }

@@ -24,7 +24,11 @@ import WaymarkTestSupport
         try #require(result.status == 0, "paho-mqtt failed: \(result.stderr)")
     }
 
-    @Test func locationsPublishedToTheBrokerReachTheirDevicesHistories() async throws {
+    /// A mosquitto on a free port and a daemon subscribed to it, with the plaza region and the
+    /// device `phone` of user `alice`; `body` runs while both do.
+    static func withBrokerAndDaemon(
+        _ body: (_ brokerPort: Int, _ db: String, _ directory: TemporaryDirectory, _ daemon: BackgroundProcess) async throws -> Void
+    ) async throws {
         let directory = try TemporaryDirectory()
         let brokerPort = try freeLoopbackPort()
         let configuration = try directory.write(
@@ -34,7 +38,7 @@ import WaymarkTestSupport
             let up = try await BackgroundProcess.waitUntil(timeout: 20) { loopbackAccepts(port: brokerPort) }
             try #require(up, "mosquitto did not start: \(broker.stderr)")
             let db = directory.path("w.sqlite")
-            let regions = try directory.write("plaza.geojson", NetworkDevicesTests.Rig.plaza)
+            let regions = try directory.write("plaza.geojson", OwnTracksMessagesTests.regions)
             try #require(try await runWaymark(["regions", "import", regions, "--db", db]).status == 0)
             try #require(try await runWaymark(["devices", "add", "phone", "--user", "alice", "--db", db]).status == 0)
             let daemon = try BackgroundProcess(
@@ -44,6 +48,13 @@ import WaymarkTestSupport
             try await daemon.whileRunning {
                 let subscribed = try await BackgroundProcess.waitUntil(timeout: 30) { daemon.stderr.contains("MQTT connected") }
                 try #require(subscribed, "\(daemon.stderr.suffix(2000))")
+                try await body(brokerPort, db, directory, daemon)
+            }
+        }
+    }
+
+    @Test func locationsPublishedToTheBrokerReachTheirDevicesHistories() async throws {
+        try await Self.withBrokerAndDaemon { brokerPort, db, directory, daemon in
                 let start = Int(Date().timeIntervalSince1970) - 600
                 let path = [(47.002, 8.0), (47.0, 8.0), (47.0001, 8.0), (47.0, 8.0001), (47.0, 8.0)]
                 var messages = path.enumerated().map { index, point in
@@ -69,7 +80,47 @@ import WaymarkTestSupport
                     URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--unix-socket", directory.path("api.sock"), "http://localhost/v1/status"])
                 #expect(status.stdout.contains(#""refused":{"forbidden":1,"owntracks.out-of-range":1}"#), "\(status.stdout)")
                 #expect(status.stdout.contains(#""mqtt.unknown-device":1"#), "\(status.stdout)")
+        }
+    }
+
+    @Test func theAppsOtherMessagesAndItsLastWillArriveThroughTheBroker() async throws {
+        try await Self.withBrokerAndDaemon { brokerPort, db, _, daemon in
+            let start = Int(Date().timeIntervalSince1970) - 600
+            let door = OwnTracksMessagesTests.door
+            // As the app connects: a last will on its own topic, then what it publishes on the
+            // subtopics; then the connection drops without a DISCONNECT (the process is killed),
+            // so the broker publishes the will.
+            let script = """
+                import json, os, signal
+                import paho.mqtt.client as mqtt
+                client = mqtt.Client(client_id="alice-phone", clean_session=False)
+                client.will_set("owntracks/alice/phone", json.dumps({"_type": "lwt", "tst": \(start)}), qos=1)
+                client.connect("127.0.0.1", \(brokerPort))
+                client.loop_start()
+                for topic, payload in [
+                    ("owntracks/alice/phone", json.dumps({"_type": "location", "lat": 47.002, "lon": 8.0, "tst": \(start), "acc": 5})),
+                    ("owntracks/alice/phone/event", json.dumps({"_type": "transition", "event": "enter", "desc": "Plaza", "rid": "plaza",
+                        "tst": \(start + 30), "wtst": 1700000000, "lat": 47.0, "lon": 8.0, "acc": 5, "t": "c"})),
+                    ("owntracks/alice/phone/waypoints", json.dumps({"_type": "waypoints", "waypoints": [
+                        {"_type": "waypoint", "desc": "Home", "lat": 47.1, "lon": 8.1, "rad": 50, "tst": 1700000000}]})),
+                    ("owntracks/alice/phone/beacon", json.dumps({"_type": "beacon", "uuid": "\(door)", "major": 2, "minor": 7,
+                        "tst": \(start + 40), "rssi": -70, "acc": -1, "prox": 0})),
+                    ("owntracks/alice/phone/info", json.dumps({"_type": "card", "name": "Alice"})),
+                ]:
+                    client.publish(topic, payload, qos=1).wait_for_publish()
+                os.kill(os.getpid(), signal.SIGKILL)
+                """
+            let killed = try await runPython(script)
+            #expect(killed.status != 0, "the publisher was meant to die: \(killed.stderr)")
+            var kinds: [String] = []
+            let arrived = try await BackgroundProcess.waitUntil(timeout: 30) {
+                kinds = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "event"]).stdoutLines.compactMap { line in
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["kind"] as? String
+                }
+                return kinds.contains("reportedOffline")
             }
+            #expect(arrived, "no last will recorded: \(kinds)\n\(daemon.stderr.suffix(2000))")
+            #expect(kinds.sorted() == ["beacon", "reportedCard", "reportedOffline", "reportedRegion", "reportedWaypoint"], "\(kinds)")
         }
     }
 }

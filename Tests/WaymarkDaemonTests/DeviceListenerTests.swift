@@ -42,7 +42,7 @@ import WaymarkTestSupport
         let settings = try #require(try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults).mqtt)
         #expect(settings.host == "broker.lan" && settings.port == 8883 && settings.username == "waymark" && settings.password == "s3cret")
         #expect(settings.baseTopic == "home/owntracks" && settings.clientID == "waymark")
-        #expect(MQTTFeedService.topics(base: "owntracks") == ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/waypoint", "owntracks/+/+/waypoints"])
+        #expect(MQTTFeedService.topics(base: "owntracks") == ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/waypoint", "owntracks/+/+/waypoints", "owntracks/+/+/beacon", "owntracks/+/+/info"])
     }
 
     @Test(arguments: [

@@ -23,4 +23,11 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// A region transition the device itself reported (OwnTracks' `transition`), stored beside
     /// Waymark's own evaluation of the same fixes; handlers are not given it (docs/devices.md).
     case reportedRegion
+    /// A region the device itself defines (OwnTracks' `waypoint`, `waypoints`): recorded, not
+    /// monitored by Waymark (docs/devices.md).
+    case reportedWaypoint
+    /// The broker's word that the device's connection dropped (OwnTracks' `lwt`).
+    case reportedOffline
+    /// The name the device's user shows to others (OwnTracks' `card`).
+    case reportedCard
 }

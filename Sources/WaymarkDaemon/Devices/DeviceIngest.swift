@@ -24,7 +24,8 @@ struct DeviceIngest: DeviceIngestBackend {
     }
 
     func ingest(ownTracks messages: [OwnTracksMessage], device: String) async throws {
-        let events = messages.flatMap(\.sourceEvents)
+        let received = fleet.clock.now
+        let events = messages.flatMap { $0.sourceEvents(received: received) }
         guard !events.isEmpty else { return }
         try await fleet.pipeline(for: device).handleCommitted(events)
     }

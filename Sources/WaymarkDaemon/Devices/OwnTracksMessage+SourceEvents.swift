@@ -1,29 +1,56 @@
+import WaymarkBeacons
 import WaymarkCore
 import WaymarkRegions
 import WaymarkSources
 import WaymarkStore
 
 extension OwnTracksMessage {
-    /// What the message gives a device's pipeline: a `location` its fix; a `transition` the
-    /// device's own view of a region crossing (`reportedRegion`, the region named by `rid`, which
-    /// is Waymark's identifier for regions sent with `setWaypoints`, else by `desc`). The other
-    /// kinds give nothing yet (docs/devices.md).
-    var sourceEvents: [SourceEvent] {
+    /// What the message gives a device's pipeline (docs/devices.md, "What each message does"),
+    /// `received` being when it arrived:
+    /// - `location`: its fix, after letting the device's beacon time pass to the fix's time (a
+    ///   phone has one clock, so a beacon the phone stopped reporting is left once its exit
+    ///   timeout has passed by the phone's own time);
+    /// - `beacon`: an advertisement for Waymark's own beacon-region monitoring;
+    /// - `transition`, `waypoint(s)`, `lwt`, `card`: a record of what the device reported
+    ///   (`reportedRegion`, `reportedWaypoint`, `reportedOffline`, `reportedCard`), which
+    ///   handlers are not given.
+    func sourceEvents(received: Timestamp) -> [SourceEvent] {
         switch self {
         case .location(let location):
-            return [.fix(location.fix)]
+            let fix = location.fix
+            return fix.time.map { [.tick($0), .fix(fix)] } ?? [.fix(fix)]
+        case .beacon(let beacon):
+            return [.advertisement(beacon.advertisement)]
         case .transition(let transition):
             return [.reported(transition.storedEvent)]
-        default:
+        case .waypoint(let waypoint):
+            return [.reported(waypoint.storedEvent(received: received))]
+        case .waypoints(let waypoints):
+            return waypoints.map { .reported($0.storedEvent(received: received)) }
+        case .lastWill(let connectedAt):
+            return [.reported(OwnTracksMessage.offlineEvent(connectedAt: connectedAt, received: received))]
+        case .card(let card):
+            return [.reported(card.storedEvent(received: received))]
+        case .unsupported:
             return []
         }
+    }
+}
+
+extension OwnTracksBeacon {
+    /// The sighting as an advertisement. The app sends no transmit power, so `measuredPower` is
+    /// 0 (unknown); the RSSI is clamped to the advertisement's range, 0 when absent.
+    var advertisement: BeaconAdvertisement {
+        let rssi = Int8(clamping: rssi ?? 0)
+        return BeaconAdvertisement(time: time, uuid: uuid, major: major, minor: minor, measuredPower: 0, rssi: rssi)
     }
 }
 
 extension OwnTracksTransition {
     /// `{"kind":"reportedRegion","transition":"enter"|"exit","region":…,"time":…,
     /// "latitude":…,"longitude":…,"description":…,"trigger":…}` (position, description and
-    /// trigger when the message has them).
+    /// trigger when the message has them). The region is named by `rid`, which is Waymark's
+    /// identifier for regions sent with `setWaypoints`, else by `desc`.
     var storedEvent: StoredEvent {
         let kind: RegionTransition.Kind = event == .enter ? .enter : .exit
         let region = regionID ?? regionName

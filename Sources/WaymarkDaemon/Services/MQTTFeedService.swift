@@ -5,8 +5,8 @@ import WaymarkDevices
 import WaymarkSources
 
 /// OwnTracks' MQTT mode (docs/devices.md): the daemon subscribes to `BASE/+/+` and its
-/// `event`, `waypoint` and `waypoints` subtopics on the configured broker, and each message goes
-/// to the pipeline of the device its topic names. The broker authenticates the phones; Waymark
+/// `event`, `waypoint`, `waypoints`, `beacon` and `info` (cards) subtopics on the configured
+/// broker, and each message goes to the pipeline of the device its topic names. The broker authenticates the phones; Waymark
 /// takes a message only for a device it knows whose user is the topic's user, and counts the
 /// others by reason (`mqtt.unknown-device`, `forbidden`, `owntracks.…`).
 struct MQTTFeedService: Service {
@@ -16,7 +16,7 @@ struct MQTTFeedService: Service {
     let logger: Logger
 
     static func topics(base: String) -> [String] {
-        [base + "/+/+"] + ["event", "waypoint", "waypoints"].map { base + "/+/+/" + $0 }
+        [base + "/+/+"] + ["event", "waypoint", "waypoints", "beacon", "info"].map { base + "/+/+/" + $0 }
     }
 
     func run() async throws {
@@ -55,7 +55,8 @@ struct MQTTFeedService: Service {
             logger.info("Refused an MQTT message", metadata: ["device": "\(device.name)", "error": "\(error)"])
             return await fleet.countRefusal("owntracks.\(error.code.rawValue)", device: device.name)
         }
-        let events = messages.flatMap(\.sourceEvents)
+        let received = fleet.clock.now
+        let events = messages.flatMap { $0.sourceEvents(received: received) }
         guard !events.isEmpty else { return }
         do {
             try await fleet.pipeline(for: device.name).handle(events)

@@ -8,7 +8,7 @@ import Crypto
 /// (user: the device's name), which is how OwnTracks, OsmAnd and Traccar clients send it.
 public struct DeviceSecret: Sendable, Equatable, CustomStringConvertible {
     /// A SHA-256 digest, 32 bytes.
-    public struct Hash: Sendable, Equatable {
+    public struct Hash: Sendable, Hashable {
         public let bytes: [UInt8]
 
         public init?(bytes: [UInt8]) {

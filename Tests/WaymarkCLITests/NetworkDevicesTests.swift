@@ -256,17 +256,27 @@ import WaymarkTestSupport
         #expect(unpaired.status != 0 && unpaired.stderr.contains("--tls-certificate and --tls-key go together"), "\(unpaired.stderr)")
     }
 
-    @Test func aClientThatTricklesItsBodyIsCutOff() async throws {
+    @Test("a client that trickles its body, or stops sending it, is cut off", arguments: [true, false])
+    func aSlowBodyIsCutOff(trickles: Bool) async throws {
         let rig = try await Rig.start()
         try await rig.daemon.whileRunning {
-            // Promise 100 bytes, send 10, then wait: the listener answers 408 after its body timeout (10 s).
+            // Promise 100 bytes and send one every half second (or one, then nothing): the
+            // listener answers 408 once its body timeout (10 s) has passed.
             let started = ContinuousClock.now
             let result = try await runProcess(
                 URL(fileURLWithPath: "/usr/bin/python3"),
                 ["-c", """
-                import socket, sys
+                import socket, threading, time
                 s = socket.create_connection(("127.0.0.1", \(rig.port)))
-                s.sendall(b"POST /v1/owntracks HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer \(rig.phoneSecret)\\r\\nContent-Length: 100\\r\\n\\r\\n0123456789")
+                s.sendall(b"POST /v1/owntracks HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer \(rig.phoneSecret)\\r\\nContent-Length: 100\\r\\n\\r\\n")
+                def trickle():
+                    try:
+                        for _ in range(100 if \(trickles ? "True" : "False") else 1):
+                            s.send(b"x")
+                            time.sleep(0.5)
+                    except OSError:
+                        pass
+                threading.Thread(target=trickle, daemon=True).start()
                 s.settimeout(25)
                 print(s.recv(200).split(b"\\r\\n")[0].decode())
                 """])

@@ -8,17 +8,22 @@ extension DeviceIngestServer {
     /// The listener's routes: `POST /v1/owntracks`, `GET|POST /v1/osmand`, `GET /v1/health`,
     /// JSON errors (docs/devices.md). Every position route authenticates the device before it
     /// says anything about the body: an unauthenticated client learns nothing but 401.
-    public static func makeRouter(backend: any DeviceIngestBackend, configuration: Configuration) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    static func makeRouter(
+        backend: any DeviceIngestBackend, configuration: Configuration, deadlines: BodyDeadlines
+    ) -> Router<DeviceRequestContext> {
+        let router = Router(context: DeviceRequestContext.self)
         router.add(middleware: APIErrorMiddleware())
         var routes = RouteTable(router: router)
         routes.add("/v1/health", .get) { _, _ in APIServer.json("{\"status\":\"ok\"}") }
-        routes.add("/v1/owntracks", .post) { request, _ in
-            try await ownTracks(request, backend: backend, configuration: configuration)
+        routes.add("/v1/owntracks", .post) { request, context in
+            let body = try await readBody(request, context: context, configuration: configuration, deadlines: deadlines)
+            return try await ownTracks(request, body: body, backend: backend)
         }
         for method in [HTTPRequest.Method.get, .post] {
-            routes.add("/v1/osmand", method) { request, _ in
-                try await osmAnd(request, backend: backend, configuration: configuration)
+            routes.add("/v1/osmand", method) { request, context in
+                let body = request.method == .post
+                    ? try await readBody(request, context: context, configuration: configuration, deadlines: deadlines) : []
+                return try await osmAnd(request, body: body, backend: backend)
             }
         }
         routes.addMethodNotAllowed()
@@ -27,10 +32,9 @@ extension DeviceIngestServer {
 
     /// OwnTracks' HTTP mode: the device is named by `X-Limit-D` (the apps send it), `?d=`, or the
     /// messages' `topic`; the user likewise by `X-Limit-U`, `?u=` or the topic. Locations and
-    /// transitions go to the device's pipeline; the other kinds are accepted and not recorded
-    /// yet (docs/devices.md). The answer is `[]`, or `setWaypoints` with Waymark's regions.
-    static func ownTracks(_ request: Request, backend: any DeviceIngestBackend, configuration: Configuration) async throws -> Response {
-        let body = try await readBody(request, configuration: configuration)
+    /// every message goes to the device's pipeline (docs/devices.md says what each kind does).
+    /// The answer is `[]`, or `setWaypoints` with Waymark's regions.
+    static func ownTracks(_ request: Request, body: [UInt8], backend: any DeviceIngestBackend) async throws -> Response {
         let decoded = Result { () throws(OwnTracksError) in try OwnTracksDecoder.decode(body) }
         let topics = ((try? decoded.get()) ?? []).compactMap(\.topic).compactMap { OwnTracksTopic($0) }
         let parameters = request.uri.queryParameters
@@ -59,8 +63,7 @@ extension DeviceIngestServer {
     /// The OsmAnd protocol: parameters in the query string, or a form body when there is one.
     /// The device is named by `id` (or `deviceid`); credentials come as `Authorization` or, for
     /// clients that can only build a URL, as the `token` query parameter (the device's secret).
-    static func osmAnd(_ request: Request, backend: any DeviceIngestBackend, configuration: Configuration) async throws -> Response {
-        let body = request.method == .post ? try await readBody(request, configuration: configuration) : []
+    static func osmAnd(_ request: Request, body: [UInt8], backend: any DeviceIngestBackend) async throws -> Response {
         // The protocol's speed is knots; OsmAnd fills its `{5}` with m/s, so its URL template
         // says `speedunit=mps` (docs/devices.md).
         let decoder = OsmAndDecoder(speedUnit: request.uri.queryParameters.get("speedunit") == "mps" ? .metresPerSecond : .knots)
@@ -120,20 +123,23 @@ extension DeviceIngestServer {
     static let challenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"waymark\", Bearer"]
 
     /// The whole body, at most `maximumBodySize` bytes (413 beyond), within `bodyTimeout` (408
-    /// after: a client that trickles its body does not hold a request open).
-    static func readBody(_ request: Request, configuration: Configuration) async throws -> [UInt8] {
-        try await withThrowingTaskGroup(of: [UInt8].self) { group in
-            group.addTask {
-                var request = request
-                return Array(buffer: try await request.collectBody(upTo: configuration.maximumBodySize))
-            }
-            group.addTask {
-                try await Task.sleep(for: configuration.bodyTimeout)
-                throw APIError(.requestTimeout, code: "body-timeout", message: "the request body did not arrive within \(configuration.bodyTimeout)")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
+    /// after, kept to within a second by `BodyDeadlines`: a client that trickles its body, or
+    /// stops sending it, does not hold a request open).
+    static func readBody(
+        _ request: Request, context: DeviceRequestContext, configuration: Configuration, deadlines: BodyDeadlines
+    ) async throws -> [UInt8] {
+        let reading = deadlines.begin(on: context.channel)
+        let body: Result<[UInt8], any Error>
+        do {
+            var request = request
+            body = .success(Array(buffer: try await request.collectBody(upTo: configuration.maximumBodySize)))
+        } catch {
+            body = .failure(error)
         }
+        if deadlines.finish(reading) {
+            throw APIError(.requestTimeout, code: "body-timeout", message: "the request body did not arrive within \(configuration.bodyTimeout)")
+        }
+        return try body.get()
     }
 }
 

@@ -70,8 +70,9 @@ public struct DeviceIngestServer: Service {
         let configuration = self.configuration
         let logger = self.logger
         let tls = try configuration.tls.map { try Self.tlsConfiguration(certificate: $0.certificate, key: $0.key) }
+        let deadlines = BodyDeadlines(timeout: configuration.bodyTimeout)
         let listener = APIListener(
-            responder: Self.makeRouter(backend: backend, configuration: configuration).buildResponder(),
+            responder: Self.makeRouter(backend: backend, configuration: configuration, deadlines: deadlines).buildResponder(),
             address: .hostname(configuration.host, port: configuration.port), logger: logger,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -79,6 +80,12 @@ public struct DeviceIngestServer: Service {
                 await configuration.onListening?(port)
             },
             idleTimeout: configuration.idleTimeout, tls: tls)
-        try await listener.run()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await listener.run() }
+            group.addTask { await deadlines.run() }
+            // The listener ends (shutdown, or an error); the sweeper with it.
+            try await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,8 @@ import Glibc
 /// header current. An idle daemon should sleep until something happens (docs/semantics.md §4,
 /// BENCHMARKS.md "at rest"); the header is formatted per response instead, which the local,
 /// low-rate API does not notice.
-struct APIListener<Responder: HTTPResponder>: Service where Responder.Context == BasicRequestContext {
+struct APIListener<Responder: HTTPResponder>: Service
+where Responder.Context: RequestContext, Responder.Context.Source == ApplicationRequestContextSource {
     let responder: Responder
     let address: BindAddress
     let logger: Logger
@@ -37,7 +39,7 @@ struct APIListener<Responder: HTTPResponder>: Service where Responder.Context ==
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,
             responder: { request, writer, channel in
-                let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                let context = Responder.Context(source: ApplicationRequestContextSource(channel: channel, logger: logger))
                 var response: Response
                 do {
                     response = try await responder.respond(to: request, context: context)
@@ -58,7 +60,17 @@ enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    static func now() -> String { format(secondsSince1970: time(nil)) }
+    /// The last second formatted: a busy listener formats the header once a second, not once a
+    /// response, and an idle one not at all (no timer keeps it fresh).
+    private static let latest = Mutex<(seconds: time_t, text: String)>((-1, ""))
+
+    static func now() -> String {
+        let seconds = time(nil)
+        if let text = latest.withLock({ $0.seconds == seconds ? $0.text : nil }) { return text }
+        let text = format(secondsSince1970: seconds)
+        latest.withLock { $0 = (seconds, text) }
+        return text
+    }
 
     static func format(secondsSince1970 seconds: time_t) -> String {
         var clock = seconds

@@ -194,15 +194,15 @@ extension APIServer {
 
 /// Registers routes and remembers each path's methods, so every other method on a known path
 /// answers 405 with `Allow` instead of the router's 404.
-struct RouteTable {
-    let router: Router<BasicRequestContext>
+struct RouteTable<Context: RequestContext> {
+    let router: Router<Context>
     private var methods: [(path: String, methods: [HTTPRequest.Method])] = []
 
-    init(router: Router<BasicRequestContext>) { self.router = router }
+    init(router: Router<Context>) { self.router = router }
 
     mutating func add(
         _ path: RouterPath, _ method: HTTPRequest.Method,
-        _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
+        _ handler: @escaping @Sendable (Request, Context) async throws -> Response
     ) {
         router.on(path, method: method, use: handler)
         let key = path.description

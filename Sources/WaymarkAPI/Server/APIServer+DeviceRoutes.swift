@@ -5,7 +5,7 @@ import WaymarkDevices
 extension APIServer {
     /// `/v1/devices`: list, add (answering the new secret once), remove, and a new secret
     /// (docs/api.md). Names are checked here, so a bad one is a 400 naming the field.
-    static func addDeviceRoutes(to routes: inout RouteTable, backend: some DaemonBackend, configuration: Configuration) {
+    static func addDeviceRoutes(to routes: inout RouteTable<BasicRequestContext>, backend: some DaemonBackend, configuration: Configuration) {
         routes.add("/v1/devices", .get) { _, _ in
             try encoded(DeviceList(devices: try await backend.devices().map { DeviceStatus($0) }))
         }

@@ -9,6 +9,12 @@ import WaymarkStore
 /// straight into the database (`--db` while the daemon runs) takes effect within `lifetime`.
 /// Only devices found are remembered: a wrong secret always costs a store read, never memory.
 final class DeviceDirectory: Sendable {
+    private enum Key: Hashable {
+        case name(String)
+        /// The secret's hash: finding a device by it is no easier than finding a secret by its hash.
+        case secret(DeviceSecret.Hash)
+    }
+
     private struct Entry {
         var device: Device
         var expires: ContinuousClock.Instant
@@ -16,7 +22,7 @@ final class DeviceDirectory: Sendable {
 
     private let store: WaymarkStore
     private let lifetime: Duration
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<[Key: Entry]>([:])
     /// More entries than this and the directory starts afresh (a bound, not a policy).
     private static let capacity = 100_000
 
@@ -26,13 +32,11 @@ final class DeviceDirectory: Sendable {
     }
 
     func device(named name: String) async throws -> Device? {
-        try await lookUp("n:" + name) { try $0.device(named: name) }
+        try await lookUp(.name(name)) { try $0.device(named: name) }
     }
 
     func device(withSecret hash: DeviceSecret.Hash) async throws -> Device? {
-        // Two hex digits a byte: the key is the whole hash, unambiguously.
-        let hex = hash.bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        return try await lookUp("h:" + hex) { try $0.device(withSecret: hash) }
+        try await lookUp(.secret(hash)) { try $0.device(withSecret: hash) }
     }
 
     /// Forgets everything (a device was added, removed or given a new secret).
@@ -40,7 +44,7 @@ final class DeviceDirectory: Sendable {
         entries.withLock { $0.removeAll() }
     }
 
-    private func lookUp(_ key: String, _ read: @escaping @Sendable (WaymarkStore) throws -> Device?) async throws -> Device? {
+    private func lookUp(_ key: Key, _ read: @escaping @Sendable (WaymarkStore) throws -> Device?) async throws -> Device? {
         let now = ContinuousClock.now
         if let entry = entries.withLock({ $0[key] }), entry.expires > now { return entry.device }
         guard let device = try await store.offPool(read) else { return nil }

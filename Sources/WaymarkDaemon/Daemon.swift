@@ -5,6 +5,7 @@ import WaymarkCore
 import WaymarkHandlers
 import WaymarkAPI
 import WaymarkSources
+import WaymarkPipeline
 import WaymarkStore
 
 /// `waymark serve`: the long-running service. One `ServiceGroup` holds the fix source (gpsd or
@@ -31,7 +32,7 @@ public enum Daemon {
         let sourceDescription = track.map { "replay:\($0)" } ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let writer = StoreWriter(store: store, logger: logger)
         let pipeline = LivePipeline(
-            store: store, writer: writer, regions: regions, savedStates: try store.regionStates(), sourceKind: sourceKind, sourceDescription: sourceDescription,
+            store: store, writer: writer, regions: RegionMonitors(regions), savedStates: try store.savedRegionStates(), sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             power: configuration.power, clock: clock, logger: logger)
         pipelineBox.pipeline = pipeline

@@ -10,7 +10,7 @@ extension DevicePipeline {
     /// identity is unchanged carry their live state over (with the latest sighting, which the
     /// store has only to within the sighting save interval).
     public mutating func replaceRegions(
-        regionMonitor fresh: RegionMonitor, beaconMonitor freshBeacons: BeaconMonitor, saved: [SavedRegionState]
+        regionMonitor fresh: RegionMonitor, beaconMonitor freshBeacons: BeaconMonitor, saved: SavedRegionStates
     ) {
         var nextBeacons = freshBeacons
         let identities = Dictionary(freshBeacons.regions.map { ($0.identifier, $0.beacon) }, uniquingKeysWith: { a, _ in a })
@@ -21,7 +21,7 @@ extension DevicePipeline {
         })
         var next = fresh
         next.restore(saved)
-        nextBeacons.restore(saved)
+        nextBeacons.restore(saved.states)
         regionMonitor = next
         beaconMonitor = nextBeacons
         for index in subscribers.indices { subscribers[index].beaconRegionsChanged(beaconMonitor.regions) }

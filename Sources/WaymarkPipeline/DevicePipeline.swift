@@ -42,6 +42,9 @@ public struct DevicePipeline: Sendable {
         /// Region states (geographic and beacon) this input changed: saving them with the
         /// events lets a restart resume exactly here.
         public var states: [SavedRegionState] = []
+        /// Set when this input established regions together (`SavedRegionStates.established`):
+        /// saved once for all of them.
+        public var regionsEstablished: EstablishedRegions?
         /// Why the region gate kept this fix from the region engine, if it did.
         public var regionDrop: DropReason?
 
@@ -63,23 +66,30 @@ public struct DevicePipeline: Sendable {
     ///   - regions: geographic and beacon regions; each kind goes to its monitor.
     ///   - savedStates: states saved by an earlier run, restored before the first input.
     public init(
-        regions: [Region], savedStates: [SavedRegionState] = [], subscribers: [Subscriber] = [], options: Options = Options()
+        regions: [Region], savedStates: SavedRegionStates = [], subscribers: [Subscriber] = [], options: Options = Options()
+    ) {
+        self.init(monitors: RegionMonitors(regions), savedStates: savedStates, subscribers: subscribers, options: options)
+    }
+
+    /// With monitors built once for many devices (`RegionMonitors`).
+    public init(
+        monitors: RegionMonitors, savedStates: SavedRegionStates = [], subscribers: [Subscriber] = [], options: Options = Options()
     ) {
         self.init(
-            regionMonitor: RegionMonitor(regions: regions.filter(\.isGeographic)), beaconMonitor: BeaconMonitor(regions: regions),
-            savedStates: savedStates, subscribers: subscribers, options: options)
+            regionMonitor: monitors.geographic, beaconMonitor: monitors.beacons, savedStates: savedStates, subscribers: subscribers,
+            options: options)
     }
 
     /// With monitors built elsewhere (a large index is built off the daemon's pipeline).
     public init(
-        regionMonitor: RegionMonitor, beaconMonitor: BeaconMonitor, savedStates: [SavedRegionState] = [],
+        regionMonitor: RegionMonitor, beaconMonitor: BeaconMonitor, savedStates: SavedRegionStates = [],
         subscribers: [Subscriber] = [], options: Options = Options()
     ) {
         self.options = options
         self.regionMonitor = regionMonitor
         self.beaconMonitor = beaconMonitor
         self.regionMonitor.restore(savedStates)
-        self.beaconMonitor.restore(savedStates)
+        self.beaconMonitor.restore(savedStates.states)
         self.regionGate = ValidationGate(activityType: options.regionActivity)
         self.subscribers = []
         self.subscribers = subscribers.map { RunningSubscriber($0, beaconRegions: beaconMonitor.regions) }
@@ -119,14 +129,15 @@ public struct DevicePipeline: Sendable {
                 step.events.append(.state(fix: fix, inside: inside.map { regionMonitor.index.identifier(at: Int($0)) }))
             }
             for transition in update.transitions where transition.notifies { step.events.append(.region(transition)) }
-            saveStates(after: update, into: &step)
+            saveStates(after: update, of: fix, into: &step)
         }
         for index in subscribers.indices { subscribers[index].process(fix, into: &step.events) }
     }
 
     /// Established states, and confirmed crossings and dwells: what a restart must resume from.
     /// Crossed regions stay outside: nothing to save.
-    private func saveStates(after update: RegionUpdate, into step: inout Step) {
+    private func saveStates(after update: RegionUpdate, of fix: Fix, into step: inout Step) {
+        if update.establishedTogether { step.regionsEstablished = EstablishedRegions(since: fix.time) }
         var changed = update.established ?? []
         for transition in update.transitions where !transition.crossed { changed.append(transition.regionIndex) }
         guard !changed.isEmpty else { return }

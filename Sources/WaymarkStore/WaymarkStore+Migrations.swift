@@ -49,6 +49,7 @@ extension WaymarkStore {
         registerFixAppendMigration(in: &migrator)
         registerDeviceMigration(in: &migrator)
         registerDeviceHistoryMigration(in: &migrator)
+        registerRegionsEstablishedMigration(in: &migrator)
         return migrator
     }
 

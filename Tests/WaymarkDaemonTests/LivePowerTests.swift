@@ -4,6 +4,7 @@ import Testing
 import WaymarkAPI
 import WaymarkCore
 import WaymarkHandlers
+import WaymarkPipeline
 import WaymarkPower
 import WaymarkRegions
 import WaymarkServices
@@ -44,7 +45,7 @@ import WaymarkTestSupport
             store = try WaymarkStore.inMemory(logger: quiet)
             clock = ManualWallClock(start)
             pipeline = LivePipeline(
-                store: store, writer: StoreWriter(store: store, logger: quiet), regions: [hut], sourceKind: .gpsd, sourceDescription: "gpsd:test", feed: LiveFeed(),
+                store: store, writer: StoreWriter(store: store, logger: quiet), regions: RegionMonitors([hut]), sourceKind: .gpsd, sourceDescription: "gpsd:test", feed: LiveFeed(),
                 recordFixes: recordFixes, power: power, clock: clock, logger: quiet)
             let watching = Watching()
             self.watching = watching

@@ -82,12 +82,14 @@ import WaymarkServices
         // Split after a fix with nothing pending (raw membership agrees with the confirmed state).
         var first = DevicePipeline(regions: ride.regions)
         var saved: [String: SavedRegionState] = [:]
+        var established: EstablishedRegions?
         var events: [LocationEvent] = []
         var split = 0
         for (index, fix) in ride.fixes.enumerated() {
             let step = first.handle(.fix(fix))
             events += step.events.filter { if case .state = $0 { false } else { true } }
             for state in step.states { saved[state.identifier] = state }
+            if let together = step.regionsEstablished { established = together }
             if index > ride.fixes.count / 2, first.regionMonitor.raw == first.regionMonitor.inside {
                 split = index + 1
                 break
@@ -95,7 +97,8 @@ import WaymarkServices
         }
         #expect(split > 0)
         #expect(!saved.isEmpty)
-        var second = DevicePipeline(regions: ride.regions, savedStates: Array(saved.values))
+        #expect(established != nil, "the first fix establishes every region together")
+        var second = DevicePipeline(regions: ride.regions, savedStates: SavedRegionStates(Array(saved.values), established: established))
         let rest = run(&second, ride.fixes[split...].map { .fix($0) })
         #expect(!rest.contains { if case .state = $0 { true } else { false } })
         events += rest

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WaymarkCore
 import WaymarkRegions
@@ -39,5 +40,23 @@ import WaymarkTestSupport
         // Removing a region removes its state.
         #expect(try store.removeRegion(identifier: "islands"))
         #expect(try store.regionStates().isEmpty)
+    }
+
+    @Test func theEstablishedMomentCoversRegionsImportedBeforeIt() throws {
+        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let past = Timestamp(secondsSince1970: 1_700_000_000)
+        try store.importRegions([Sample.eiffel, Sample.islands], replace: false, importedAt: past)
+        let t0 = Timestamp(secondsSince1970: 1_700_000_100)
+        try store.saveRegionsEstablished(EstablishedRegions(since: t0), device: "phone")
+        try store.saveRegionStates([SavedRegionState(identifier: "eiffel", inside: true, since: t0)], at: t0, device: "phone")
+        // Imported after the moment was written: not covered.
+        try store.importRegions([Sample.parkWithPond], replace: false, importedAt: Timestamp(secondsSince1970: Date().timeIntervalSince1970 + 3600))
+        let saved = try store.savedRegionStates(device: "phone")
+        #expect(saved.states == [SavedRegionState(identifier: "eiffel", inside: true, since: t0)])
+        #expect(saved.established == EstablishedRegions(since: t0, excluding: [Sample.parkWithPond.identifier]))
+        #expect(try store.regionState(identifier: "islands", device: "phone") == SavedRegionState(identifier: "islands", inside: false, since: t0))
+        #expect(try store.regionState(identifier: Sample.parkWithPond.identifier, device: "phone") == nil)
+        #expect(try store.regionState(identifier: "islands", device: "local") == nil, "another device established nothing")
+        #expect(try store.savedRegionStates(device: "local") == SavedRegionStates([], established: nil))
     }
 }

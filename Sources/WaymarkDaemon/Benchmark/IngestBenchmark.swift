@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WaymarkAPI
 import WaymarkCore
+import WaymarkPipeline
 import WaymarkRegions
 import WaymarkServices
 import WaymarkStore
@@ -68,7 +69,7 @@ public enum IngestBenchmark {
         try store.importRegions(regions, replace: false)
         let writer = StoreWriter(store: store, logger: logger)
         let pipeline = LivePipeline(
-            store: store, writer: writer, regions: try store.regions(), sourceKind: .replay, sourceDescription: "bench",
+            store: store, writer: writer, regions: RegionMonitors(try store.regions()), sourceKind: .replay, sourceDescription: "bench",
             feed: LiveFeed(), subscriptions: subscriptions, logger: logger)
 
         let clock = ContinuousClock()

@@ -1,8 +1,10 @@
 import Logging
+import Synchronization
 import WaymarkAPI
 import WaymarkHandlers
 import WaymarkCore
 import WaymarkDevices
+import WaymarkPipeline
 import WaymarkRegions
 import WaymarkStore
 
@@ -12,16 +14,21 @@ import WaymarkStore
 /// regions and the handlers' registrations with the local receiver's pipeline (`adopt`,
 /// `routeHandlers`: each pipeline routes to the handlers that want its device); power
 /// accounting stays the local receiver's.
+///
+/// What every request asks — the device's pipeline once made, whether it is owed the regions —
+/// is answered without a hop onto this actor (each hop was a thread hand-off per request,
+/// BENCHMARKS.md); making a pipeline, routing and counting happen on it.
 actor DeviceFleet {
     let store: WaymarkStore
     let writer: StoreWriter
     let feed: LiveFeed
     let clock: any WallClock
     let logger: Logger
-    private var regions: [Region]
-    private var pipelines: [String: LivePipeline] = [:]
-    /// Devices that have been sent the current regions (OwnTracks' `setWaypoints`).
-    private var regionsSent: Set<String> = []
+    /// The pipelines made so far, by device.
+    private let pipelines = Mutex<[String: LivePipeline]>([:])
+    /// The regions, their monitors (built once, copied into each pipeline), and the devices
+    /// that have been sent them (OwnTracks' `setWaypoints`).
+    private let regions: Mutex<(current: [Region], monitors: RegionMonitors, sentTo: Set<String>)>
     private var handlers: (registrations: [HandlerRegistration], supervisor: HandlerSupervisor)?
     /// Refused requests per device (`-` when none was named) and reason.
     private(set) var refusals: [String: [String: Int]] = [:]
@@ -29,22 +36,27 @@ actor DeviceFleet {
     init(store: WaymarkStore, writer: StoreWriter, regions: [Region], feed: LiveFeed, clock: any WallClock, logger: Logger) {
         self.store = store
         self.writer = writer
-        self.regions = regions
+        self.regions = Mutex((regions, RegionMonitors(regions), []))
         self.feed = feed
         self.clock = clock
         self.logger = logger
     }
 
     /// The device's pipeline, made on first use.
-    func pipeline(for device: String) async throws -> LivePipeline {
-        if let pipeline = pipelines[device] { return pipeline }
-        let saved = try await store.offPool { try $0.regionStates(device: device) }
+    nonisolated func pipeline(for device: String) async throws -> LivePipeline {
+        if let pipeline = pipelines.withLock({ $0[device] }) { return pipeline }
+        return try await makePipeline(for: device)
+    }
+
+    private func makePipeline(for device: String) async throws -> LivePipeline {
+        if let pipeline = pipelines.withLock({ $0[device] }) { return pipeline }
+        let saved = try await store.offPool { try $0.savedRegionStates(device: device) }
         // Another request may have made it while this one read the states.
-        if let pipeline = pipelines[device] { return pipeline }
+        if let pipeline = pipelines.withLock({ $0[device] }) { return pipeline }
         let pipeline = LivePipeline(
-            deviceName: device, store: store, writer: writer, regions: regions, savedStates: saved, sourceKind: .network,
-            sourceDescription: "network", feed: feed, clock: clock, logger: logger)
-        pipelines[device] = pipeline
+            deviceName: device, store: store, writer: writer, regions: regions.withLock { $0.monitors }, savedStates: saved,
+            sourceKind: .network, sourceDescription: "network", feed: feed, clock: clock, logger: logger)
+        pipelines.withLock { $0[device] = pipeline }
         if let handlers { await pipeline.routeHandlers(handlers.registrations, supervisor: handlers.supervisor) }
         logger.info("Device pipeline started", metadata: ["device": "\(device)"])
         return pipeline
@@ -52,27 +64,26 @@ actor DeviceFleet {
 
     /// New regions for every device's pipeline; every device is sent them again.
     func adopt(_ regions: [Region]) async {
-        self.regions = regions
-        regionsSent = []
-        for pipeline in pipelines.values { await pipeline.adopt(regions) }
+        let monitors = RegionMonitors(regions)
+        self.regions.withLock { $0 = (regions, monitors, []) }
+        for pipeline in pipelines.withLock({ Array($0.values) }) { await pipeline.adopt(monitors) }
     }
 
     /// Routes every device's events to the handlers that want them, from now on.
     func routeHandlers(_ registrations: [HandlerRegistration], supervisor: HandlerSupervisor) async {
         handlers = (registrations, supervisor)
-        for pipeline in pipelines.values { await pipeline.routeHandlers(registrations, supervisor: supervisor) }
+        for pipeline in pipelines.withLock({ Array($0.values) }) { await pipeline.routeHandlers(registrations, supervisor: supervisor) }
     }
 
     /// The regions to send the device, once per version of the regions.
-    func regionsToSend(to device: String) -> [Region]? {
-        guard regionsSent.insert(device).inserted else { return nil }
-        return regions
+    nonisolated func regionsToSend(to device: String) -> [Region]? {
+        regions.withLock { regions in regions.sentTo.insert(device).inserted ? regions.current : nil }
     }
 
     /// Each device's activity since start, by name; refusals before authentication under `-`.
     func activity() -> [DeviceActivity] {
         var activities: [String: DeviceActivity] = [:]
-        for (name, pipeline) in pipelines {
+        for (name, pipeline) in pipelines.withLock({ $0 }) {
             let snapshot = pipeline.snapshot()
             activities[name] = DeviceActivity(device: name, lastFix: snapshot.lastFix, counters: snapshot.counters)
         }

@@ -31,7 +31,7 @@ struct DeviceIngest: DeviceIngestBackend {
     }
 
     func ownTracksReply(device: String) async throws -> String {
-        guard let regions = await fleet.regionsToSend(to: device), !regions.isEmpty else { return OwnTracksReply.empty }
+        guard let regions = fleet.regionsToSend(to: device), !regions.isEmpty else { return OwnTracksReply.empty }
         let times = try await store.offPool { try $0.regionImportTimes() }
         return OwnTracksReply.setWaypoints(regions: regions) { times[$0.identifier] ?? Timestamp(nanosecondsSince1970: 0) }
     }

@@ -7,8 +7,8 @@ import WaymarkStore
 extension OwnTracksMessage {
     /// What the message gives a device's pipeline (docs/devices.md, "What each message does"),
     /// `received` being when it arrived:
-    /// - `location`: its fix, after letting the device's beacon time pass to the fix's time (a
-    ///   phone has one clock, so a beacon the phone stopped reporting is left once its exit
+    /// - `location`: its fix (which also moves the device's beacon time on, as in a replay: a
+    ///   phone has one clock, so a beacon it stopped reporting is left once the region's exit
     ///   timeout has passed by the phone's own time);
     /// - `beacon`: an advertisement for Waymark's own beacon-region monitoring;
     /// - `transition`, `waypoint(s)`, `lwt`, `card`: a record of what the device reported
@@ -17,8 +17,7 @@ extension OwnTracksMessage {
     func sourceEvents(received: Timestamp) -> [SourceEvent] {
         switch self {
         case .location(let location):
-            let fix = location.fix
-            return fix.time.map { [.tick($0), .fix(fix)] } ?? [.fix(fix)]
+            return [.fix(location.fix)]
         case .beacon(let beacon):
             return [.advertisement(beacon.advertisement)]
         case .transition(let transition):

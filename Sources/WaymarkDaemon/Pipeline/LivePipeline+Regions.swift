@@ -7,18 +7,21 @@ extension LivePipeline {
     /// Monitors `regions`, geographic and beacon, from now on. The monitors are built outside
     /// the actor (a large index takes a while, and fixes keep flowing meanwhile).
     nonisolated func adopt(_ regions: [Region]) async {
-        let geographic = RegionMonitor(regions: regions.filter(\.isGeographic))
-        let beacons = BeaconMonitor(regions: regions)
-        await adopt(geographic, beacons)
+        await adopt(RegionMonitors(regions))
+    }
+
+    /// Monitors built by the caller, shared with other devices' pipelines.
+    func adopt(_ monitors: RegionMonitors) async {
+        await adopt(monitors.geographic, monitors.beacons)
     }
 
     /// States come from the store, which has every confirmed change (`DevicePipeline.replaceRegions`):
     /// read once everything already handed to the writer is committed, so none is missed.
     private func adopt(_ fresh: RegionMonitor, _ freshBeacons: BeaconMonitor) async {
         await writer.flush()
-        var saved: [SavedRegionState] = []
+        var saved: SavedRegionStates = []
         do {
-            saved = try await store.offPool { [deviceName] in try $0.regionStates(device: deviceName) }
+            saved = try await store.offPool { [deviceName] in try $0.savedRegionStates(device: deviceName) }
         } catch {
             logger.error("Cannot read saved region states; regions start unknown", metadata: ["error": "\(error)"])
         }

@@ -58,7 +58,8 @@ public actor LivePipeline {
     }
 
     init(
-        deviceName: String = Device.localName, store: WaymarkStore, writer: StoreWriter, regions: [Region], savedStates: [SavedRegionState] = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
+        deviceName: String = Device.localName, store: WaymarkStore, writer: StoreWriter, regions: RegionMonitors,
+        savedStates: SavedRegionStates = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
         feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true,
         power: PowerSettings = PowerSettings(), clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
@@ -73,7 +74,7 @@ public actor LivePipeline {
         self.energy = energy
         self.configured = subscriptions
         self.device = DevicePipeline(
-            regions: regions, savedStates: savedStates,
+            monitors: regions, savedStates: savedStates,
             subscribers: subscriptions.map { Subscriber(id: .subscription($0.name), services: $0.services) })
         self.recordFixes = recordFixes
         self.store = store
@@ -159,6 +160,7 @@ public actor LivePipeline {
         // The fix first, then what it caused (history and the live stream keep that order).
         if case .fix(let fix) = input { record(fix, into: &batch) }
         add(step.events, to: &batch)
+        if let established = step.regionsEstablished { batch.save(established) }
         if !step.states.isEmpty { batch.save(step.states, at: input.time ?? clock.now) }
         return step
     }

@@ -44,6 +44,11 @@ struct WriteBatch {
         isDurable = true
     }
 
+    mutating func save(_ established: EstablishedRegions) {
+        writes.append(.regionsEstablished(established))
+        isDurable = true
+    }
+
     /// Queues events for handlers at `now` (the daemon's clock: ranging freshness and delivery
     /// latency are measured from it).
     mutating func deliver(_ events: [QueuedHandlerEvent.New], at now: Timestamp) {
@@ -102,7 +107,7 @@ struct CommittedBatch {
                 events += 1
             case .handlerEvents(let queued, _):
                 for _ in queued { _ = next.next() }
-            case .regionStates:
+            case .regionStates, .regionsEstablished:
                 break
             }
         }

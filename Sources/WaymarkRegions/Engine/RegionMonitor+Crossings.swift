@@ -50,7 +50,7 @@ extension RegionMonitor {
 
     /// Confirmed outside, neither fix inside, nothing pending: only then can a pass be unseen.
     private func isQuietlyOutside(_ region: Int32) -> Bool {
-        since[Int(region)] != Self.unknownMark && !contains(inside, region) && !contains(raw, region)
+        !isUnknown(region) && !contains(inside, region) && !contains(raw, region)
             && !contains(rawPrevious, region) && !pending.contains { $0.region == region }
     }
 

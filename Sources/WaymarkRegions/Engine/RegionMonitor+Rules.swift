@@ -2,12 +2,15 @@ import WaymarkCore
 
 extension RegionMonitor {
     /// Gives every region of unknown state the state of `fix`, with an initial entry for
-    /// those inside that ask for one.
+    /// those inside that ask for one. The first time, or when many are unknown, they are
+    /// established together (`establishedMark`, saved once); a few are given a state each.
     mutating func establish(_ fix: Fix, _ update: inout RegionUpdate) {
         let mark = fix.time?.nanosecondsSince1970 ?? Self.noTimeMark
+        let together = establishedMark == Self.unknownMark || unknown.count > Self.individualEstablishLimit
+        if together { establishedMark = mark }
         var established: [Int32] = []
         for region in unknown {
-            since[Int(region)] = mark
+            if !together { sinceByRegion[region] = mark }
             guard contains(raw, region) else { continue }
             established.append(region)
             insertSorted(region, into: &inside)
@@ -16,7 +19,8 @@ extension RegionMonitor {
                 update.transitions.append(transition(.enter, region, at: fix, confirmedAt: fix.time, initial: true))
             }
         }
-        update.established = unknown
+        update.established = together ? established : unknown
+        update.establishedTogether = together
         unknown.removeAll()
         update.establishedInside = established
     }
@@ -81,7 +85,7 @@ extension RegionMonitor {
             removeSorted(region, from: &inside)
             dwelling.removeAll { $0.region == region }
         }
-        since[Int(region)] = change.fix.time?.nanosecondsSince1970 ?? Self.noTimeMark
+        sinceByRegion[region] = change.fix.time?.nanosecondsSince1970 ?? Self.noTimeMark
         update.transitions.append(transition(change.entering ? .enter : .exit, region, at: change.fix, confirmedAt: fix.time))
     }
 

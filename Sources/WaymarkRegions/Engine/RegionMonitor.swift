@@ -6,8 +6,13 @@ public struct RegionUpdate: Sendable, Equatable {
     /// after regions were added): those of them it is inside, ascending. Establishing a state
     /// is not a transition (docs/semantics.md §3: no event at registration).
     public var establishedInside: [Int32]?
-    /// Every region whose state the fix established, inside or not, ascending (nil as above).
+    /// The regions whose established state must be saved one by one, ascending (nil as above):
+    /// those the fix is inside, and every one when only a few were established
+    /// (`RegionMonitor.individualEstablishLimit`).
     public var established: [Int32]?
+    /// The fix established the other regions together: each region with no state of its own is
+    /// outside from the fix's time (`SavedRegionStates.established`).
+    public var establishedTogether = false
     /// Confirmed transitions in time order (exits before enters at the same time, then by
     /// identifier). Empty, and not allocated, when nothing changed.
     public var transitions: [RegionTransition] = []
@@ -87,10 +92,18 @@ public struct RegionMonitor: Sendable {
     /// Regions containing the last fix (raw membership), ascending.
     public internal(set) var raw: [Int32] = []
     var rawPrevious: [Int32] = []
-    /// Per region, the time its state began in nanoseconds; `unknownMark` before it is known.
-    var since: [Int64]
+    /// The time each region's state began, in nanoseconds, for regions whose state began on
+    /// its own (a crossing, a restored state, an individual establishment). Sparse: a device far
+    /// from most regions holds nothing for them.
+    var sinceByRegion: [Int32: Int64] = [:]
+    /// When the regions established together were established (`unknownMark` before): the start
+    /// of every state not in `sinceByRegion` and not unknown.
+    var establishedMark = unknownMark
     /// Regions whose state no fix has established yet, ascending.
     var unknown: [Int32]
+    /// At most this many regions established by one fix get a state each; more are established
+    /// together (`RegionUpdate.establishedTogether`), as the first fix's always are.
+    public static let individualEstablishLimit = 64
     var pending: [Pending] = []
     var nextPending: [Pending] = []
     var confirmed: [Pending] = []
@@ -153,7 +166,6 @@ public struct RegionMonitor: Sendable {
         self.hold = hold
         self.loiter = loiter
         self.flags = flags
-        since = [Int64](repeating: Self.unknownMark, count: count)
         unknown = (0..<Int32(count)).map { $0 }
         for buffer in [\RegionMonitor.inside, \.raw, \.rawPrevious, \.candidates] { self[keyPath: buffer].reserveCapacity(16) }
         pending.reserveCapacity(16)
@@ -161,10 +173,16 @@ public struct RegionMonitor: Sendable {
         confirmed.reserveCapacity(16)
     }
 
-    /// Bytes of per-region state besides the index: start time, hysteresis, confirmation time,
-    /// loitering delay and flags (33 bytes a region), plus the small working lists.
+    /// Bytes besides the index: the per-region options (25 bytes a region, shared by copies of
+    /// the monitor) and `stateFootprint`.
     public var memoryFootprint: Int {
-        since.count * 8 + (margin.count + hold.count + loiter.count) * 8 + flags.count
+        (margin.count + hold.count + loiter.count) * 8 + flags.count + stateFootprint
+    }
+
+    /// Bytes of one monitor's own state: the start times of states that began on their own,
+    /// the regions still unknown, and the small working lists — not a cost per region.
+    public var stateFootprint: Int {
+        sinceByRegion.capacity * 16
             + (inside.capacity + raw.capacity + rawPrevious.capacity + candidates.capacity + unknown.capacity) * 4
             + (pending.capacity + nextPending.capacity + confirmed.capacity) * MemoryLayout<Pending>.stride
     }
@@ -186,9 +204,27 @@ public struct RegionMonitor: Sendable {
         return update
     }
 
+    /// When the region's state began (ns), `unknownMark` while unknown, `noTimeMark` if untimed.
+    func sinceMark(_ region: Int32) -> Int64 {
+        if let mark = sinceByRegion[region] { return mark }
+        return isUnknown(region) ? Self.unknownMark : establishedMark
+    }
+
+    /// Whether no fix has established the region's state yet (`unknown` is ascending).
+    func isUnknown(_ region: Int32) -> Bool {
+        guard !unknown.isEmpty else { return false }
+        var low = 0
+        var high = unknown.count
+        while low < high {
+            let middle = (low + high) / 2
+            if unknown[middle] < region { low = middle + 1 } else { high = middle }
+        }
+        return low < unknown.count && unknown[low] == region
+    }
+
     /// The state of the region at `index`.
     public func state(ofRegionAt index: Int) -> RegionState {
-        let mark = since[index]
+        let mark = sinceMark(Int32(index))
         if mark == Self.unknownMark { return .unknown }
         let time = mark == Self.noTimeMark ? nil : Timestamp(nanosecondsSince1970: mark)
         return contains(inside, Int32(index)) ? .inside(since: time) : .outside(since: time)

@@ -10,11 +10,32 @@ extension WaymarkStore {
         try readRegionStates(sql: "SELECT * FROM (\(Self.stateSelection)) WHERE device = ? ORDER BY identifier", arguments: [device])
     }
 
-    /// The saved state of one region for `device`, or nil when it has none (unknown, or no such region).
+    /// The saved state of one region for `device`, or nil when it has none (unknown, or no such
+    /// region). A geographic region without a state of its own that was covered when the device
+    /// last established its regions together is outside since then (`savedRegionStates`).
     public func regionState(identifier: String, device: String = Device.localName) throws -> SavedRegionState? {
-        try readRegionStates(
+        if let own = try readRegionStates(
             sql: "SELECT * FROM (\(Self.stateSelection)) WHERE device = ? AND identifier = ?", arguments: [device, identifier]
-        ).first
+        ).first {
+            return own
+        }
+        do {
+            return try database.read { db in
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT e.since_ns FROM regions_established e JOIN regions r ON r.identifier = ?
+                        WHERE e.device = ? AND (julianday(r.imported_at) - 2440587.5) * 86400.0 <= e.written_ns / 1e9
+                        """,
+                    arguments: [identifier, device])
+                return row.map { row in
+                    SavedRegionState(
+                        identifier: identifier, inside: false, since: (row["since_ns"] as Int64?).map(Timestamp.init(nanosecondsSince1970:)))
+                }
+            }
+        } catch {
+            throw StoreError(code: .database, message: "reading region states: \(Self.describe(error))", path: path)
+        }
     }
 
     private static let stateSelection = """

@@ -29,4 +29,20 @@ extension WaymarkStore {
                     """)
         }
     }
+
+    /// `v11-regions-established`: per device, when its regions were last established together
+    /// (`SavedRegionStates.established`) and when that was written (the wall clock, compared
+    /// with regions' `imported_at`: regions imported later were not covered).
+    static func registerRegionsEstablishedMigration(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v11-regions-established") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE regions_established (
+                        device TEXT PRIMARY KEY NOT NULL,
+                        since_ns INTEGER CHECK (since_ns IS NULL OR typeof(since_ns) = 'integer'),
+                        written_ns INTEGER NOT NULL
+                    )
+                    """)
+        }
+    }
 }

@@ -12,6 +12,8 @@ public enum HistoryWrite: Sendable, Equatable {
     case event(StoredEvent)
     /// Region states saved at `at`, as `WaymarkStore.saveRegionStates(_:at:)`; yields no id.
     case regionStates([SavedRegionState], at: Timestamp)
+    /// Regions established together, as `WaymarkStore.saveRegionsEstablished(_:device:)`; yields no id.
+    case regionsEstablished(EstablishedRegions)
     /// Events queued for handlers at `queuedAt` (the daemon's clock), as
     /// `WaymarkStore.enqueueHandlerEvents(_:at:)`; yields one id per event, in order.
     case handlerEvents([QueuedHandlerEvent.New], queuedAt: Timestamp)
@@ -23,6 +25,7 @@ public enum HistoryWrite: Sendable, Equatable {
         case .gap(let time, _, _): "a gap at \(time.rfc3339)"
         case .event(let event): "a \(event.kind) event at \(event.time.rfc3339)"
         case .regionStates(let states, _): "\(states.count) region states"
+        case .regionsEstablished: "the regions' establishment"
         case .handlerEvents(let events, _): "\(events.count) handler events"
         }
     }

@@ -100,6 +100,8 @@ extension WriterThread {
             ids.append(try WaymarkStore.insert(event, device: device, db))
         case .regionStates(let states, let time):
             try WaymarkStore.saveRegionStates(states, at: time, device: device, db)
+        case .regionsEstablished(let established):
+            try WaymarkStore.saveRegionsEstablished(established, device: device, db)
         case .handlerEvents(let events, let queuedAt):
             for event in events {
                 ids.append(

@@ -1,0 +1,16 @@
+import WaymarkBeacons
+import WaymarkRegions
+
+/// The monitors for one version of the regions, built once and copied into every device's
+/// pipeline: a copy shares the index and the per-region options (copy-on-write), so a device
+/// costs only the states it holds, not a rebuilt index (with 10,000 regions, building one took
+/// milliseconds and megabytes per device; BENCHMARKS.md, devices over MQTT).
+public struct RegionMonitors: Sendable {
+    public let geographic: RegionMonitor
+    public let beacons: BeaconMonitor
+
+    public init(_ regions: [Region]) {
+        geographic = RegionMonitor(regions: regions.filter(\.isGeographic))
+        beacons = BeaconMonitor(regions: regions)
+    }
+}

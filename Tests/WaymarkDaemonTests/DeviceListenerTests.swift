@@ -70,10 +70,13 @@ import WaymarkTestSupport
         let store = try WaymarkStore(path: directory.path("w.sqlite"), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let (phone, phoneSecret) = try store.addDevice(name: "phone", user: nil, at: Timestamp(secondsSince1970: 0))
         let (_, trackerSecret) = try store.addDevice(name: "tracker", user: nil, at: Timestamp(secondsSince1970: 0))
-        let devices = DeviceDirectory(store: store, lifetime: .milliseconds(300))
+        // Long enough that a busy machine cannot outlast it between two lines; a short one below.
+        let devices = DeviceDirectory(store: store, lifetime: .seconds(600))
+        let shortLived = DeviceDirectory(store: store, lifetime: .milliseconds(50))
 
         #expect(try await devices.device(withSecret: phoneSecret.hash) == phone)
         #expect(try await devices.device(withSecret: trackerSecret.hash)?.name == "tracker")
+        #expect(try await shortLived.device(withSecret: trackerSecret.hash)?.name == "tracker")
         #expect(try await devices.device(withSecret: DeviceSecret.hash("guess")) == nil)
         #expect(try await devices.device(named: "phone") == phone)
 
@@ -82,9 +85,11 @@ import WaymarkTestSupport
         #expect(try await devices.device(withSecret: phoneSecret.hash) == phone)
         devices.clear()
         #expect(try await devices.device(withSecret: phoneSecret.hash) == nil)
+        #expect(try await devices.device(withSecret: trackerSecret.hash)?.name == "tracker", "read again after the clear")
         try store.removeDevice(named: "tracker")
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(try await devices.device(withSecret: trackerSecret.hash) == nil)
+        #expect(try await devices.device(withSecret: trackerSecret.hash)?.name == "tracker")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try await shortLived.device(withSecret: trackerSecret.hash) == nil)
         #expect(try await devices.device(named: "phone") == nil)
     }
 }

@@ -10,7 +10,7 @@ public struct DeviceStatus: Codable, Sendable, Equatable {
     public var hasSecret: Bool
     /// The secret's first characters, to tell secrets apart.
     public var secretHint: String?
-    /// RFC 3339.
+    /// RFC 3339, whole seconds (as the `local` device's, which the migration made).
     public var createdAt: String
     public var secret: String?
 
@@ -19,7 +19,8 @@ public struct DeviceStatus: Codable, Sendable, Equatable {
         user = device.user
         hasSecret = device.secretHash != nil
         secretHint = device.secretHint
-        createdAt = device.createdAt.rfc3339
+        let seconds = device.createdAt.nanosecondsSince1970 / 1_000_000_000
+        createdAt = Timestamp(nanosecondsSince1970: seconds * 1_000_000_000).rfc3339
         self.secret = secret?.text
     }
 }

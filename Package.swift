@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, found through pkg-config.
@@ -68,7 +69,7 @@ let package = Package(
         .target(
             name: "WaymarkStore",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions", "WaymarkDevices", "CMalloc",
+                "WaymarkCore", "WaymarkRegions", "WaymarkDevices", "WaymarkOutputs", "CMalloc",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -76,6 +77,11 @@ let package = Package(
         // constant time) and request credentials. Pure: no store, no sockets.
         .target(
             name: "WaymarkDevices",
+            dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto")]),
+        // Outputs (docs/outputs.md): definitions and filters, the CloudEvents envelope, webhook
+        // signatures and retry backoff. Pure: no store, no sockets.
+        .target(
+            name: "WaymarkOutputs",
             dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto")]),
         // Seeded simulators (pure): tracks (routes, speed, realistic GPS noise) and regions along a track.
         .target(name: "WaymarkSimulation", dependencies: ["WaymarkCore", "WaymarkRegions"]),
@@ -124,7 +130,7 @@ let package = Package(
         .target(
             name: "WaymarkAPI",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore", "WaymarkDevices", "WaymarkSources",
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore", "WaymarkDevices", "WaymarkSources", "WaymarkOutputs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,6 +142,8 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline", "WaymarkDevices",
+                "WaymarkOutputs",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -146,7 +154,7 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
-                "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices", "WaymarkDevices",
+                "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices", "WaymarkDevices", "WaymarkOutputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -164,6 +172,7 @@ let package = Package(
             name: "WaymarkPipelineTests",
             dependencies: ["WaymarkPipeline", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkDevicesTests", dependencies: ["WaymarkDevices"]),
+        .testTarget(name: "WaymarkOutputsTests", dependencies: ["WaymarkOutputs"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
@@ -181,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "WaymarkAPITests",
             dependencies: [
-                "WaymarkAPI", "WaymarkDevices", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
+                "WaymarkAPI", "WaymarkDevices", "WaymarkOutputs", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         .testTarget(
@@ -190,7 +199,8 @@ let package = Package(
         .testTarget(
             name: "WaymarkDaemonTests",
             dependencies: [
-                "WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkDevices", "WaymarkTestSupport",
+                "WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkDevices", "WaymarkOutputs",
+                "WaymarkTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

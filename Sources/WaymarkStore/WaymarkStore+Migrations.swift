@@ -50,6 +50,7 @@ extension WaymarkStore {
         registerDeviceMigration(in: &migrator)
         registerDeviceHistoryMigration(in: &migrator)
         registerRegionsEstablishedMigration(in: &migrator)
+        registerOutputMigration(in: &migrator)
         return migrator
     }
 

@@ -1,0 +1,48 @@
+import WaymarkCore
+
+/// Somewhere Waymark sends its events (docs/outputs.md): a webhook today. Each output reads the
+/// history's events in order from its own cursor, so an output that is slow or down delays
+/// nothing but itself.
+public struct Output: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// POST each event as a CloudEvent to this http(s) URL.
+        case webhook(url: String)
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// The HMAC key the receiver checks signatures with (`WebhookSignature`).
+    public var secret: String
+    public var filter: OutputFilter
+    /// How long an event is retried before it goes to the dead letters.
+    public var keepSeconds: Int
+    /// The last event (history row id) delivered, or skipped by the filter.
+    public var deliveredThrough: Int64
+    /// Why the output stopped (a receiver's 410), nil while it delivers.
+    public var disabled: String?
+    public var createdAt: Timestamp
+
+    public static let defaultKeepSeconds = 86_400
+
+    public init(
+        name: String, kind: Kind, secret: String, filter: OutputFilter = OutputFilter(), keepSeconds: Int = Output.defaultKeepSeconds,
+        deliveredThrough: Int64 = 0, disabled: String? = nil, createdAt: Timestamp
+    ) {
+        self.name = name
+        self.kind = kind
+        self.secret = secret
+        self.filter = filter
+        self.keepSeconds = keepSeconds
+        self.deliveredThrough = deliveredThrough
+        self.disabled = disabled
+        self.createdAt = createdAt
+    }
+
+    /// Why `name` cannot name an output, or nil: the rules of device names (short, safe in a
+    /// URL path and a metric label).
+    public static func problem(withName name: String) -> String? {
+        guard !name.isEmpty, name.count <= 64 else { return "an output name has 1 to 64 characters" }
+        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+        return allowed ? nil : "an output name has letters, digits, '-', '_' and '.' only"
+    }
+}

@@ -74,7 +74,7 @@ from collections import Counter, defaultdict
 
 import paho.mqtt.client as mqtt
 
-from benchkit import free_port, percentile
+from benchkit import free_port, percentile, stop
 
 parser = argparse.ArgumentParser()
 parser.add_argument("waymark")
@@ -434,11 +434,7 @@ def main():
         print(json.dumps(result))
     finally:
         for process in reversed(processes):
-            process.terminate()
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -48,8 +48,11 @@ public enum Daemon {
             clock: clock, logger: logger)
         let fleet = DeviceFleet(store: store, writer: writer, regions: regions, feed: feed, clock: clock, logger: logger)
         let directory = DeviceDirectory(store: store)
+        for output in configuration.outputs { try store.saveConfiguredOutput(output) }
+        let outputService = OutputService(store: store, feed: feed, logger: logger)
         let state = DaemonState(
-            store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor)
+            store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,
+            outputService: outputService)
         try await state.reloadHandlers()
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -85,6 +88,7 @@ public enum Daemon {
         }
         services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, fleet: fleet, logger: logger)))
         services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))
+        services.append(.init(service: outputService))
         services.append(.init(service: EnergyFlushService(pipeline: pipeline, clock: clock)))
         if let days = configuration.retentionDays {
             services.append(.init(service: RetentionService(store: store, days: days, logger: logger)))

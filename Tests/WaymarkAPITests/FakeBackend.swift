@@ -3,6 +3,7 @@ import Synchronization
 import WaymarkAPI
 import WaymarkCore
 import WaymarkDevices
+import WaymarkOutputs
 import WaymarkRegions
 import WaymarkStore
 
@@ -73,6 +74,20 @@ final class FakeBackend: DaemonBackend {
     func newDeviceSecret(name: String) async throws -> (Device, DeviceSecret)? { try store.newDeviceSecret(device: name) }
 
     func removeDevice(name: String) async throws -> Bool { try store.removeDevice(named: name) }
+
+    func outputs() async throws -> [OutputStatus] { try store.outputs().map { OutputStatus($0) } }
+
+    func addOutput(_ output: Output) async throws -> Output { try store.addOutput(output) }
+
+    func removeOutput(name: String) async throws -> Bool { try store.removeOutput(named: name) }
+
+    func retryOutput(name: String) async throws -> Int? {
+        try store.output(named: name) == nil ? nil : try store.requeueDeadLetters(output: name)
+    }
+
+    func testOutput(name: String) async throws -> OutputTestResult? {
+        try store.output(named: name) == nil ? nil : OutputTestResult(output: name, delivered: false, answer: "no receiver in tests")
+    }
 
     func energy(since: Timestamp?) async throws -> [EnergyBucket] {
         state.withLock { s in

@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkDevices
+import WaymarkOutputs
 import WaymarkRegions
 import WaymarkStore
 
@@ -35,6 +36,17 @@ public protocol DaemonBackend: Sendable {
     func newDeviceSecret(name: String) async throws -> (Device, DeviceSecret)?
     /// Removes a device (its history stays); `false` when there was none.
     func removeDevice(name: String) async throws -> Bool
+    /// Every output, with what it has done since the daemon started (docs/outputs.md).
+    func outputs() async throws -> [OutputStatus]
+    /// Adds an output (delivering from the newest event on) and starts it; throws `StoreError`
+    /// `.duplicateIdentifier` when the name is taken.
+    func addOutput(_ output: Output) async throws -> Output
+    /// Removes an output and its dead letters; `false` when there was none.
+    func removeOutput(name: String) async throws -> Bool
+    /// Re-queues the output's dead letters and restarts it; how many, nil when there is no such output.
+    func retryOutput(name: String) async throws -> Int?
+    /// Sends the output a test event now; nil when there is no such output.
+    func testOutput(name: String) async throws -> OutputTestResult?
     /// Fixes and events as they are recorded, each with its JSON object (same shapes as
     /// history). The stream finishing ends the `/v1/stream` responses reading it.
     func live() async -> AsyncStream<HistoryEntry>

@@ -124,6 +124,10 @@ public struct DaemonStatus: Sendable, Equatable {
     public var power: Power?
     /// The network devices heard from since start, by name (docs/devices.md).
     public var devices: [DeviceActivity] = []
+    /// The outputs and what they did since start, for `/metrics` (`/v1/outputs` has them as JSON).
+    public var outputs: [OutputStatus] = []
+    /// The newest event's row id: an output's lag is this minus its cursor.
+    public var newestEvent: Int64 = 0
 
     public init(
         version: String, uptime: Double, source: Source, lastFix: HistoryEntry? = nil, databasePath: String,

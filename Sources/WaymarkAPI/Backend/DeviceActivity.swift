@@ -53,3 +53,31 @@ extension DaemonStatus {
         return out
     }
 }
+
+extension DaemonStatus {
+    /// `waymark_output_…{output=…}`: delivered, failed attempts and given-up events since start,
+    /// the lag in events behind the history, the last delivery's latency, and whether it stopped.
+    var outputMetrics: String {
+        guard !outputs.isEmpty else { return "" }
+        var out = ""
+        func family(_ name: String, _ type: String, _ help: String, _ value: (OutputStatus) -> String?) {
+            let rows = outputs.compactMap { output in value(output).map { (output.name, $0) } }
+            guard !rows.isEmpty else { return }
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for (output, value) in rows { out += "\(name){output=\"\(Self.labelEscaped(output))\"} \(value)\n" }
+        }
+        family("waymark_output_delivered_total", "counter", "Events the output delivered since start.") { "\($0.activity?.delivered ?? 0)" }
+        family("waymark_output_failed_attempts_total", "counter", "Deliveries the receiver failed since start (each retried).") {
+            "\($0.activity?.failedAttempts ?? 0)"
+        }
+        family("waymark_output_dead_lettered_total", "counter", "Events the output gave up on since start.") { "\($0.activity?.deadLettered ?? 0)" }
+        family("waymark_output_lag_events", "gauge", "Events recorded after the output's saved cursor (filtered ones included).") {
+            "\(max(0, newestEvent - $0.deliveredThrough))"
+        }
+        family("waymark_output_last_latency_seconds", "gauge", "How long the last delivery took.") { output in
+            output.activity?.lastLatencyMilliseconds.map { Self.number($0 / 1000) }
+        }
+        family("waymark_output_stopped", "gauge", "1 when the receiver stopped the output (410).") { $0.disabled == nil ? "0" : "1" }
+        return out
+    }
+}

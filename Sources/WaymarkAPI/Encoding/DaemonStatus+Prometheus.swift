@@ -31,6 +31,7 @@ extension DaemonStatus {
         }
         out += subscriptionMetrics
         out += deviceMetrics
+        out += outputMetrics
         if let power {
             let rows = [("gnss", power.gnssProfile, power.gnssJoules), ("bluetooth", power.bluetoothProfile, power.bluetoothJoules)]
                 .compactMap { radio, profile, joules in joules.map { (radio, profile, $0) } }
@@ -83,7 +84,7 @@ extension DaemonStatus {
         return out
     }
 
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         value.isFinite ? JSONObjectWriter.number(value) : "NaN"
     }
 }

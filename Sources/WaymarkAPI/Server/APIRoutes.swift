@@ -111,6 +111,7 @@ extension APIServer {
         }
 
         addDeviceRoutes(to: &routes, backend: backend, configuration: configuration)
+        addOutputRoutes(to: &routes, backend: backend, configuration: configuration)
 
         routes.add("/v1/stream", .get) { request, _ in
             let devices = try HistoryQuery.devices(request.uri.queryParameters)

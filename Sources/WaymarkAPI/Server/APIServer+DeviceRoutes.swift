@@ -48,7 +48,8 @@ extension APIServer {
 
     private static func noDevice(_ name: String) -> APIError { .notFound("no device \"\(name)\"", code: "no-device") }
 
-    private static func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    /// A value as the API's JSON: sorted keys, slashes unescaped.
+    static func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return json(String(decoding: try encoder.encode(value), as: UTF8.self), status: status)

@@ -3,6 +3,7 @@ import WaymarkAPI
 import WaymarkCore
 import WaymarkDevices
 import WaymarkHandlers
+import WaymarkOutputs
 import WaymarkRegions
 import WaymarkStore
 
@@ -19,6 +20,8 @@ struct DaemonState: DaemonBackend {
     let startedAt: ContinuousClock.Instant
     let version: String
     let supervisor: HandlerSupervisor
+    /// The outputs' workers: restarted from the store by every change made here.
+    let outputService: OutputService
 
     func status() async -> DaemonStatus {
         let snapshot = pipeline.snapshot()
@@ -36,6 +39,10 @@ struct DaemonState: DaemonBackend {
             counters: snapshot.counters, subscriptions: snapshot.subscriptions, beaconSource: snapshot.beaconSource,
             power: snapshot.power)
         status.devices = await fleet.activity()
+        if let (outputs, newest) = try? await store.offPool({ store in (try store.outputs(), try store.newestEventID()) }) {
+            status.outputs = outputs.map { OutputStatus($0, activity: outputService.activity.activity(of: $0.name)) }
+            status.newestEvent = newest
+        }
         return status
     }
 
@@ -54,6 +61,35 @@ struct DaemonState: DaemonBackend {
     func removeDevice(name: String) async throws -> Bool {
         defer { directory.clear() }
         return try await store.offPool { try $0.removeDevice(named: name) }
+    }
+
+    func outputs() async throws -> [OutputStatus] {
+        try await store.offPool { try $0.outputs() }.map { OutputStatus($0, activity: outputService.activity.activity(of: $0.name)) }
+    }
+
+    func addOutput(_ output: Output) async throws -> Output {
+        defer { outputService.reload() }
+        return try await store.offPool { try $0.addOutput(output) }
+    }
+
+    func removeOutput(name: String) async throws -> Bool {
+        defer { outputService.reload() }
+        return try await store.offPool { try $0.removeOutput(named: name) }
+    }
+
+    func retryOutput(name: String) async throws -> Int? {
+        let count = try await store.offPool { store -> Int? in
+            guard try store.output(named: name) != nil else { return nil }
+            return try store.requeueDeadLetters(output: name)
+        }
+        if count != nil { outputService.reload() }
+        return count
+    }
+
+    func testOutput(name: String) async throws -> OutputTestResult? {
+        guard let output = try await store.offPool({ try $0.output(named: name) }) else { return nil }
+        let (delivered, answer) = await OutputTester.test(output, source: outputService.source)
+        return OutputTestResult(output: name, delivered: delivered, answer: answer)
     }
 
     func lastFix() async throws -> HistoryEntry? {

@@ -122,6 +122,8 @@ extension DaemonConfiguration {
                 configuration.deviceListener = listener
             case "mqtt":
                 configuration.mqtt = try reader.mqtt(section)
+            case "outputs":
+                configuration.outputs = try reader.outputs(section)
             case "subscriptions":
                 configuration.subscriptions = try reader.subscriptions(section)
             case "power":
@@ -139,7 +141,7 @@ extension DaemonConfiguration {
                     }
                 }
             default:
-                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "devices", "mqtt", "subscriptions", "power", "log"])
+                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "devices", "mqtt", "outputs", "subscriptions", "power", "log"])
             }
         }
         return configuration

@@ -2,6 +2,7 @@ import WaymarkCore
 import Foundation
 import Logging
 import WaymarkBeacons
+import WaymarkOutputs
 
 /// Everything `waymark serve` can be told, from the configuration file and then command-line
 /// flags (flags win). `docs/configuration.md` documents every key; defaults are listed here.
@@ -56,6 +57,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var deviceListener: DeviceListenerSettings?
     /// The MQTT broker OwnTracks phones publish to (docs/devices.md); nil: none.
     public var mqtt: MQTTSettings?
+    /// Outputs from the `outputs` section, put into the store at start (docs/outputs.md).
+    public var outputs: [Output] = []
 
     public init(database: String, socketPath: String) {
         self.database = database

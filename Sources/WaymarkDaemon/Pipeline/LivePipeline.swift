@@ -231,6 +231,7 @@ public actor LivePipeline {
                 counts[DaemonStatus.Counter.handlerEventsQueued] = queued
                 board.count(counts)
                 for entry in committed.entries { feed.publish(entry) }
+                if (counts[DaemonStatus.Counter.eventsRecorded] ?? 0) > 0 { feed.eventsCommitted() }
                 guard let supervisor, !newest.isEmpty else { return }
                 supervisor.eventsQueued(newest.map { (handler: $0.0, reason: $0.1.rawValue) })
             case .failure(let error):

@@ -24,10 +24,15 @@ struct DevicesCommand: ParsableCommand {
         }
     }
 
-    /// A request about one device to the daemon: its answer, nil when the daemon has no such
-    /// device (404), an error with the daemon's message for any other non-2xx.
+    /// A request about one device to the daemon (see `call(_:_:path:)`).
     static func call(_ client: UnixSocketHTTPClient, _ method: String, device name: String, _ suffix: String = "") throws -> String? {
-        let response = try client.request(method: method, path: "/v1/devices/\(escaped(name))\(suffix)")
+        try call(client, method, path: "/v1/devices/\(escaped(name))\(suffix)")
+    }
+
+    /// A request to the daemon about one thing: its answer, nil for 404, an error with the
+    /// daemon's message for any other non-2xx.
+    static func call(_ client: UnixSocketHTTPClient, _ method: String, path: String) throws -> String? {
+        let response = try client.request(method: method, path: path)
         let text = String(decoding: response.body, as: UTF8.self)
         if response.status == 404 { return nil }
         guard (200..<300).contains(response.status) else { throw CommandError("the daemon answered \(response.status): \(text)") }

@@ -1,0 +1,142 @@
+import WaymarkCore
+import WaymarkOutputs
+
+/// An output as `GET /v1/outputs` and `waymark outputs list` show it (docs/outputs.md). The
+/// secret is shown once, when the output is added.
+public struct OutputStatus: Codable, Sendable, Equatable {
+    /// What the output has done since the daemon started.
+    public struct Activity: Codable, Sendable, Equatable {
+        public var delivered = 0
+        public var failedAttempts = 0
+        public var deadLettered = 0
+        public var lastError: String?
+        public var lastLatencyMilliseconds: Double?
+
+        public init() {}
+    }
+
+    public var name: String
+    public var kind: String
+    public var url: String
+    public var regions: [String]
+    public var devices: [String]
+    public var kinds: [String]
+    public var keepSeconds: Int
+    /// The last event (history row id) delivered or skipped.
+    public var deliveredThrough: Int64
+    public var disabled: String?
+    /// RFC 3339, whole seconds.
+    public var createdAt: String
+    public var secret: String?
+    /// Nil when read from the database without a daemon.
+    public var activity: Activity?
+
+    public init(_ output: Output, activity: Activity? = nil, showSecret: Bool = false) {
+        name = output.name
+        switch output.kind {
+        case .webhook(let url):
+            kind = "webhook"
+            self.url = url
+        }
+        regions = output.filter.regions
+        devices = output.filter.devices
+        kinds = output.filter.kinds.map(\.rawValue)
+        keepSeconds = output.keepSeconds
+        deliveredThrough = output.deliveredThrough
+        disabled = output.disabled
+        createdAt = Timestamp(nanosecondsSince1970: output.createdAt.nanosecondsSince1970 / 1_000_000_000 * 1_000_000_000).rfc3339
+        secret = showSecret ? output.secret : nil
+        self.activity = activity
+    }
+}
+
+/// `GET /v1/outputs`.
+public struct OutputList: Codable, Sendable, Equatable {
+    public var outputs: [OutputStatus]
+
+    public init(outputs: [OutputStatus]) { self.outputs = outputs }
+}
+
+/// `POST /v1/outputs`: a webhook and what it is sent (empty lists: all; kinds default to
+/// `region` and `beacon`).
+public struct NewOutput: Codable, Sendable, Equatable {
+    public var name: String
+    public var url: String
+    public var regions: [String]?
+    public var devices: [String]?
+    public var kinds: [String]?
+    public var keepSeconds: Int?
+
+    public init(name: String, url: String, regions: [String]? = nil, devices: [String]? = nil, kinds: [String]? = nil, keepSeconds: Int? = nil) {
+        self.name = name
+        self.url = url
+        self.regions = regions
+        self.devices = devices
+        self.kinds = kinds
+        self.keepSeconds = keepSeconds
+    }
+
+    /// The output this asks for, with `secret`, or the field that is wrong and why.
+    public func output(secret: String, at time: Timestamp) -> Result<Output, OutputFieldError> {
+        if let problem = Output.problem(withName: name) { return .failure(OutputFieldError(field: "name", message: problem)) }
+        if let problem = Self.problem(withURL: url) { return .failure(OutputFieldError(field: "url", message: problem)) }
+        var eventKinds: [EventKind] = OutputFilter.defaultKinds
+        if let kinds {
+            var parsed: [EventKind] = []
+            for kind in kinds {
+                guard let known = EventKind(rawValue: kind) else {
+                    let all = EventKind.allCases.map(\.rawValue).joined(separator: ", ")
+                    return .failure(OutputFieldError(field: "kinds", message: "unknown kind '\(kind)'; one of \(all)"))
+                }
+                parsed.append(known)
+            }
+            eventKinds = parsed
+        }
+        let keep = keepSeconds ?? Output.defaultKeepSeconds
+        guard keep > 0 else { return .failure(OutputFieldError(field: "keepSeconds", message: "expected a positive number of seconds")) }
+        return .success(Output(
+            name: name, kind: .webhook(url: url), secret: secret,
+            filter: OutputFilter(regions: regions ?? [], devices: devices ?? [], kinds: eventKinds), keepSeconds: keep, createdAt: time))
+    }
+
+    /// Why `url` cannot be a webhook's address, or nil: http or https, with a host.
+    static func problem(withURL url: String) -> String? {
+        let lowered = url.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return "expected an http:// or https:// URL" }
+        let rest = url.drop { $0 != ":" }.dropFirst(3)
+        guard let first = rest.first, first != "/", !rest.contains(where: { $0 == " " || $0 == "\n" }) else {
+            return "expected a URL with a host, like https://hub.example/waymark"
+        }
+        return nil
+    }
+}
+
+/// A field of `NewOutput` that is wrong: the API answers 400 naming it, the CLI names the option.
+public struct OutputFieldError: Error, Sendable, Equatable {
+    public var field: String
+    public var message: String
+}
+
+/// `POST /v1/outputs/{name}/test`: whether the receiver took the test event, and what it said.
+public struct OutputTestResult: Codable, Sendable, Equatable {
+    public var output: String
+    public var delivered: Bool
+    public var answer: String
+
+    public init(output: String, delivered: Bool, answer: String) {
+        self.output = output
+        self.delivered = delivered
+        self.answer = answer
+    }
+}
+
+/// `POST /v1/outputs/{name}/retry`: how many dead letters were re-queued.
+public struct OutputRetryResult: Codable, Sendable, Equatable {
+    public var output: String
+    public var requeued: Int
+
+    public init(output: String, requeued: Int) {
+        self.output = output
+        self.requeued = requeued
+    }
+}

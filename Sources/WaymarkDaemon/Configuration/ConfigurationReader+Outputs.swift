@@ -1,0 +1,57 @@
+import Foundation
+import WaymarkAPI
+import WaymarkCore
+import WaymarkOutputs
+import Yams
+
+/// The `outputs` section (docs/outputs.md, docs/configuration.md): outputs by name, added to the
+/// store when the daemon starts, or updated there (receiver, secret, filter, keep time; the
+/// cursor and dead letters stay).
+///
+/// ```yaml
+/// outputs:
+///   hub:
+///     webhook: https://hub.example/waymark
+///     secret_file: /etc/waymark/hub-secret   # first line: the signing secret
+///     regions: [home, office]                # optional; default all
+///     devices: [phone]                       # optional; default all
+///     kinds: [region, beacon]                # optional; this is the default
+///     keep_seconds: 86400                    # optional
+/// ```
+extension ConfigurationReader {
+    func outputs(_ section: Node) throws(ConfigurationError) -> [Output] {
+        var outputs: [Output] = []
+        for (name, value) in try mapping(section, key: "outputs") {
+            let prefix = "outputs.\(name.string)"
+            var request = NewOutput(name: name.string, url: "")
+            var secret: String?
+            for (key, setting) in try mapping(value, key: prefix) {
+                let field = "\(prefix).\(key.string)"
+                switch key.string {
+                case "webhook": request.url = try string(setting, key: field)
+                case "secret_file":
+                    let path = try string(setting, key: field)
+                    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                        let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty
+                    else { throw error(setting, key: field, "cannot read a secret from the first line of '\(path)'") }
+                    secret = String(line)
+                case "regions": request.regions = try strings(setting, key: field)
+                case "devices": request.devices = try strings(setting, key: field)
+                case "kinds": request.kinds = try strings(setting, key: field)
+                case "keep_seconds": request.keepSeconds = try integer(setting, key: field, in: 1...Int(Int32.max))
+                default:
+                    throw unknown(key, in: prefix, known: ["webhook", "secret_file", "regions", "devices", "kinds", "keep_seconds"])
+                }
+            }
+            guard !request.url.isEmpty else { throw error(value, key: "\(prefix).webhook", "missing: the receiver's URL") }
+            guard let secret else { throw error(value, key: "\(prefix).secret_file", "missing: a file whose first line is the signing secret") }
+            switch request.output(secret: secret, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970)) {
+            case .success(let output): outputs.append(output)
+            case .failure(let problem):
+                let key = ["url": "webhook", "keepSeconds": "keep_seconds"][problem.field] ?? problem.field
+                throw error(value, key: "\(prefix).\(key)", problem.message)
+            }
+        }
+        return outputs
+    }
+}

@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOPosix
+import ServiceLifecycle
+import WaymarkOutputs
+import WaymarkStore
+
+/// Runs one `OutputWorker` per output (docs/outputs.md), each woken by the feed when events are
+/// committed. `reload()` restarts them from the store (an output added, removed or changed
+/// through the API); a worker stopped mid-retry loses nothing, its cursor is in the store.
+public final class OutputService: Service, Sendable {
+    let store: WaymarkStore
+    let feed: LiveFeed
+    let activity = OutputActivity()
+    let logger: Logger
+    /// The CloudEvents `source`: `urn:waymark:` + the host's name.
+    let source: String
+    private let reloads: AsyncStream<Void>
+    private let reloadContinuation: AsyncStream<Void>.Continuation
+
+    init(store: WaymarkStore, feed: LiveFeed, logger: Logger, host: String = OutputService.hostName()) {
+        self.store = store
+        self.feed = feed
+        self.logger = logger
+        source = "urn:waymark:" + host
+        (reloads, reloadContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func reload() { reloadContinuation.yield() }
+
+    /// The machine's name (gethostname: no resolver involved), `localhost` if it has none.
+    public static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "localhost" : name
+    }
+
+    public func run() async throws {
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let sender = WebhookSender(client: client)
+        await cancelWhenGracefulShutdown {
+            var workers = await self.start(sender: sender)
+            for await _ in self.reloads {
+                for worker in workers { worker.cancel() }
+                for worker in workers { await worker.value }
+                workers = await self.start(sender: sender)
+            }
+            for worker in workers { worker.cancel() }
+            for worker in workers { await worker.value }
+        }
+        try await client.shutdown()
+    }
+
+    /// A task per output in the store (none when it cannot be read: logged).
+    private func start(sender: WebhookSender) async -> [Task<Void, Never>] {
+        let outputs: [Output]
+        do {
+            outputs = try await store.offPool { try $0.outputs() }
+        } catch {
+            logger.error("Cannot read the outputs", metadata: ["error": "\(error)"])
+            return []
+        }
+        return outputs.map { output in
+            let worker = OutputWorker(output: output, store: store, sender: sender, source: source, activity: activity, logger: logger)
+            let wakes = feed.watchEvents()
+            return Task { await worker.run(wakes: wakes) }
+        }
+    }
+}

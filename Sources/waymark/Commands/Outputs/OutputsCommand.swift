@@ -1,0 +1,205 @@
+import ArgumentParser
+import Foundation
+import WaymarkAPI
+import WaymarkCore
+import WaymarkDaemon
+import WaymarkDevices
+import WaymarkOutputs
+import WaymarkStore
+
+/// `waymark outputs …`: where Waymark sends its events (docs/outputs.md). Through a running
+/// daemon's API when one answers (which restarts its outputs at once), else straight into the
+/// database, read when the daemon starts.
+struct OutputsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outputs",
+        abstract: "Send events to webhooks: add, list, remove outputs and show what they gave up on (docs/outputs.md).",
+        subcommands: [Add.self, List.self, Test.self, Log.self, Retry.self, Remove.self])
+
+    /// `POST /v1/outputs/NAME/ACTION` to the daemon, its answer decoded; "no output named" for a 404.
+    static func post<Answer: Decodable>(_ client: UnixSocketHTTPClient, _ action: String, output name: String, answer: Answer.Type) throws -> Answer {
+        let path = "/v1/outputs/\(DevicesCommand.escaped(name))/\(action)"
+        guard let text = try DevicesCommand.call(client, "POST", path: path) else { throw CommandError("no output named '\(name)'") }
+        return try DevicesCommand.decode(Answer.self, text, answering: "POST \(path)")
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a webhook and print the secret its signatures are made with (shown once).",
+            discussion: """
+                Each event is POSTed as a CloudEvent (application/cloudevents+json) and signed: \
+                Waymark-Signature: t=UNIX_SECONDS,v1=HMAC-SHA256(secret, "UNIX_SECONDS.BODY") in hex. \
+                Delivery starts with the events after this one is added, in order, at least once.
+                """)
+
+        @Argument(help: "The output's name: letters, digits, '.', '_', '-'.")
+        var name: String
+
+        @Option(help: "The receiver's http:// or https:// URL.")
+        var webhook: String
+
+        @Option(name: .customLong("region"), help: "Only events of this region (repeat for more; default: all).")
+        var regions: [String] = []
+
+        @Option(name: .customLong("device"), help: "Only events of this device (repeat for more; default: all).")
+        var devices: [String] = []
+
+        @Option(name: .customLong("kind"), help: "Only events of this kind (repeat for more; default: region and beacon).")
+        var kinds: [String] = []
+
+        @Option(help: "Seconds an event is retried before it is given up on (default: 86400).")
+        var keep: Int?
+
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        private var request: NewOutput {
+            NewOutput(name: name, url: webhook, regions: regions, devices: devices, kinds: kinds.isEmpty ? nil : kinds, keepSeconds: keep)
+        }
+
+        func validate() throws {
+            if case .failure(let error) = request.output(secret: "-", at: Timestamp(nanosecondsSince1970: 0)) {
+                let option = ["name": "name", "url": "--webhook", "kinds": "--kind", "keepSeconds": "--keep"][error.field] ?? error.field
+                throw ValidationError("\(option): \(error.message)")
+            }
+        }
+
+        func run() throws {
+            let added: OutputStatus
+            if let client = store.daemon() {
+                let answer = try RegionsCommand.call(client, "POST", "/v1/outputs", body: Array(try JSONEncoder().encode(request)))
+                added = try DevicesCommand.decode(OutputStatus.self, answer, answering: "POST /v1/outputs")
+            } else {
+                let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+                let output = try request.output(secret: DeviceSecret.generate().text, at: now).get()
+                added = OutputStatus(try store.open().addOutput(output), showSecret: true)
+            }
+            print("output '\(added.name)' → \(added.url)")
+            print("secret: \(added.secret ?? "-")")
+            print("Shown once. The receiver checks each request's Waymark-Signature header with it (docs/outputs.md).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Each output: its receiver, filter, progress and (from a running daemon) activity.")
+
+        @Flag(help: "One JSON object per line.")
+        var json = false
+
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            let outputs: [OutputStatus]
+            if let client = store.daemon() {
+                let answer = try RegionsCommand.call(client, "GET", "/v1/outputs")
+                outputs = try DevicesCommand.decode(OutputList.self, answer, answering: "GET /v1/outputs").outputs
+            } else {
+                outputs = try store.open().outputs().map { OutputStatus($0) }
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            for output in outputs {
+                if json {
+                    print(String(decoding: try encoder.encode(output), as: UTF8.self))
+                    continue
+                }
+                var line = "\(output.name)\t\(output.kind) \(output.url)\tkinds \(output.kinds.joined(separator: ","))"
+                if !output.regions.isEmpty { line += "\tregions \(output.regions.joined(separator: ","))" }
+                if !output.devices.isEmpty { line += "\tdevices \(output.devices.joined(separator: ","))" }
+                line += "\tthrough event \(output.deliveredThrough)"
+                if let activity = output.activity {
+                    line += "\tdelivered \(activity.delivered), failed attempts \(activity.failedAttempts), given up \(activity.deadLettered)"
+                    if let error = activity.lastError { line += "\tlast error: \(error)" }
+                }
+                if let disabled = output.disabled { line += "\tSTOPPED: \(disabled)" }
+                print(line)
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove outputs (and what they gave up on).")
+
+        @Argument(help: "Output names.")
+        var names: [String]
+
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            let client = store.daemon()
+            let database = client == nil ? try store.open() : nil
+            for name in names {
+                if let client {
+                    guard try DevicesCommand.call(client, "DELETE", path: "/v1/outputs/\(DevicesCommand.escaped(name))") != nil else {
+                        throw CommandError("no output named '\(name)'")
+                    }
+                } else if let database {
+                    guard try database.removeOutput(named: name) else { throw CommandError("no output named '\(name)'") }
+                }
+                print("removed output '\(name)'")
+            }
+        }
+    }
+
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The events an output gave up on after its keep time (its dead letters), oldest first, from the database.")
+
+        @Argument(help: "The output's name.")
+        var name: String
+
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            let database = try store.open()
+            guard try database.output(named: name) != nil else { throw CommandError("no output named '\(name)'") }
+            for letter in try database.deadLetters(output: name) {
+                print("event \(letter.sequence)\tgiven up \(letter.failed.rfc3339)\t\(letter.error)")
+            }
+        }
+    }
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send the output one test event now (type org.waymark.test), signed like the others, and print the receiver's answer.")
+
+        @Argument(help: "The output's name.")
+        var name: String
+
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() async throws {
+            let result: OutputTestResult
+            if let client = store.daemon() {
+                result = try OutputsCommand.post(client, "test", output: name, answer: OutputTestResult.self)
+            } else {
+                guard let output = try store.open().output(named: name) else { throw CommandError("no output named '\(name)'") }
+                let (delivered, answer) = await OutputTester.test(output)
+                result = OutputTestResult(output: name, delivered: delivered, answer: answer)
+            }
+            print("\(result.output): \(result.answer)")
+            if !result.delivered { throw ExitCode(1) }
+        }
+    }
+
+    struct Retry: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Try the events an output gave up on again (before its new ones), oldest first.")
+
+        @Argument(help: "The output's name.")
+        var name: String
+
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            let count: Int
+            if let client = store.daemon() {
+                count = try OutputsCommand.post(client, "retry", output: name, answer: OutputRetryResult.self).requeued
+            } else {
+                let database = try store.open()
+                guard try database.output(named: name) != nil else { throw CommandError("no output named '\(name)'") }
+                count = try database.requeueDeadLetters(output: name)
+            }
+            print("\(name): \(count) event\(count == 1 ? "" : "s") queued again")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import Testing
+import WaymarkCore
+import WaymarkOutputs
+import WaymarkStore
+import WaymarkTestSupport
+
+@testable import WaymarkDaemon
+
+/// The `outputs` section of the configuration (docs/outputs.md), and how it meets the store.
+@Suite struct OutputConfigurationTests {
+    private let defaults = DaemonConfiguration(database: "w.sqlite", socketPath: "api.sock")
+
+    @Test func anOutputReadsItsSecretFromAFileAndItsFilter() throws {
+        let directory = try TemporaryDirectory()
+        let secret = try directory.write("hub-secret", "s3cret\nignored\n")
+        let yaml = """
+            outputs:
+              hub:
+                webhook: https://hub.example/waymark
+                secret_file: \(secret)
+                regions: [home, office]
+                kinds: region
+                keep_seconds: 3600
+            """
+        let outputs = try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults).outputs
+        #expect(outputs.count == 1)
+        let hub = try #require(outputs.first)
+        #expect(hub.name == "hub" && hub.kind == .webhook(url: "https://hub.example/waymark") && hub.secret == "s3cret")
+        #expect(hub.filter == OutputFilter(regions: ["home", "office"], devices: [], kinds: [.region]))
+        #expect(hub.keepSeconds == 3600)
+    }
+
+    @Test(arguments: [
+        ("outputs:\n  hub:\n    secret_file: /nonexistent\n", "waymark.yaml:3:18: outputs.hub.secret_file: cannot read a secret"),
+        ("outputs:\n  hub:\n    webhook: ftp://x/\n    secret_file: SECRET\n", "outputs.hub.webhook: expected an http:// or https:// URL"),
+        ("outputs:\n  hub:\n    webhook: https://x/\n", "outputs.hub.secret_file: missing"),
+        ("outputs:\n  hub:\n    webhook: https://x/\n    secret_file: SECRET\n    kinds: [nope]\n", "outputs.hub.kinds: unknown kind 'nope'"),
+        ("outputs:\n  hub:\n    webhook: https://x/\n    secret_file: SECRET\n    topic: x\n", "waymark.yaml:5:5: outputs.hub.topic: unknown key"),
+        ("outputs:\n  a/b:\n    webhook: https://x/\n    secret_file: SECRET\n", "outputs.a/b.name"),
+    ])
+    func badOutputsNameTheKeyAndLine(yaml: String, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let secret = try directory.write("secret", "s\n")
+        do {
+            _ = try DaemonConfiguration.parse(yaml: yaml.replacingOccurrences(of: "SECRET", with: secret), file: "waymark.yaml", over: defaults)
+            Issue.record("accepted \(yaml)")
+        } catch {
+            #expect(error.description.contains(expected), "\(error.description)")
+        }
+    }
+
+    @Test func aConfiguredOutputUpdatesTheStoredOneAndKeepsItsProgress() throws {
+        let store = try WaymarkStore.inMemory(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let first = Output(name: "hub", kind: .webhook(url: "https://a.example/"), secret: "one", createdAt: Timestamp(secondsSince1970: 0))
+        try store.saveConfiguredOutput(first)
+        try store.setOutputCursor("hub", deliveredThrough: 42)
+        var changed = first
+        changed.kind = .webhook(url: "https://b.example/")
+        changed.secret = "two"
+        changed.filter = OutputFilter(kinds: [.visit])
+        try store.saveConfiguredOutput(changed)
+        let stored = try #require(try store.output(named: "hub"))
+        #expect(stored.kind == .webhook(url: "https://b.example/") && stored.secret == "two" && stored.filter.kinds == [.visit])
+        #expect(stored.deliveredThrough == 42)
+    }
+}

@@ -1,12 +1,28 @@
 import WaymarkCore
 
-/// Somewhere Waymark sends its events (docs/outputs.md): a webhook today. Each output reads the
+/// Somewhere Waymark sends its events (docs/outputs.md): a webhook or an MQTT broker. Each output reads the
 /// history's events in order from its own cursor, so an output that is slow or down delays
 /// nothing but itself.
 public struct Output: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// POST each event as a CloudEvent to this http(s) URL.
         case webhook(url: String)
+        /// Publish each event as a CloudEvent at QoS 1 (`MQTTTarget`: `mqtt://HOST[:PORT]/TOPIC`).
+        case mqtt(url: String)
+
+        /// `webhook` or `mqtt`: the store's `kind` column.
+        public var name: String {
+            switch self {
+            case .webhook: "webhook"
+            case .mqtt: "mqtt"
+            }
+        }
+
+        public var url: String {
+            switch self {
+            case .webhook(let url), .mqtt(let url): url
+            }
+        }
     }
 
     public var name: String

@@ -33,10 +33,10 @@ public struct OutputStatus: Codable, Sendable, Equatable {
 
     public init(_ output: Output, activity: Activity? = nil, showSecret: Bool = false) {
         name = output.name
+        kind = output.kind.name
         switch output.kind {
-        case .webhook(let url):
-            kind = "webhook"
-            self.url = url
+        case .webhook(let url): self.url = url
+        case .mqtt(let url): self.url = MQTTTarget.redacted(url)
         }
         regions = output.filter.regions
         devices = output.filter.devices
@@ -76,10 +76,18 @@ public struct NewOutput: Codable, Sendable, Equatable {
         self.keepSeconds = keepSeconds
     }
 
-    /// The output this asks for, with `secret`, or the field that is wrong and why.
+    /// The output this asks for, with `secret`, or the field that is wrong and why: an
+    /// `mqtt://` URL makes an MQTT output, an http(s) one a webhook.
     public func output(secret: String, at time: Timestamp) -> Result<Output, OutputFieldError> {
         if let problem = Output.problem(withName: name) { return .failure(OutputFieldError(field: "name", message: problem)) }
-        if let problem = Self.problem(withURL: url) { return .failure(OutputFieldError(field: "url", message: problem)) }
+        let kind: Output.Kind
+        if url.lowercased().hasPrefix("mqtt://") {
+            if case .failure(let error) = MQTTTarget.parse(url) { return .failure(error) }
+            kind = .mqtt(url: url)
+        } else {
+            if let problem = Self.problem(withURL: url) { return .failure(OutputFieldError(field: "url", message: problem)) }
+            kind = .webhook(url: url)
+        }
         var eventKinds: [EventKind] = OutputFilter.defaultKinds
         if let kinds {
             var parsed: [EventKind] = []
@@ -95,14 +103,14 @@ public struct NewOutput: Codable, Sendable, Equatable {
         let keep = keepSeconds ?? Output.defaultKeepSeconds
         guard keep > 0 else { return .failure(OutputFieldError(field: "keepSeconds", message: "expected a positive number of seconds")) }
         return .success(Output(
-            name: name, kind: .webhook(url: url), secret: secret,
+            name: name, kind: kind, secret: secret,
             filter: OutputFilter(regions: regions ?? [], devices: devices ?? [], kinds: eventKinds), keepSeconds: keep, createdAt: time))
     }
 
     /// Why `url` cannot be a webhook's address, or nil: http or https, with a host.
     static func problem(withURL url: String) -> String? {
         let lowered = url.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return "expected an http:// or https:// URL" }
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return "expected an http:// or https:// URL (or mqtt://HOST/TOPIC)" }
         let rest = url.drop { $0 != ":" }.dropFirst(3)
         guard let first = rest.first, first != "/", !rest.contains(where: { $0 == " " || $0 == "\n" }) else {
             return "expected a URL with a host, like https://hub.example/waymark"
@@ -111,11 +119,6 @@ public struct NewOutput: Codable, Sendable, Equatable {
     }
 }
 
-/// A field of `NewOutput` that is wrong: the API answers 400 naming it, the CLI names the option.
-public struct OutputFieldError: Error, Sendable, Equatable {
-    public var field: String
-    public var message: String
-}
 
 /// `POST /v1/outputs/{name}/test`: whether the receiver took the test event, and what it said.
 public struct OutputTestResult: Codable, Sendable, Equatable {

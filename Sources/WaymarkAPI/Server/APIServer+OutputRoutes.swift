@@ -29,7 +29,8 @@ extension APIServer {
             }
             let added = try await backend.addOutput(output)
             context.logger.info("output added", metadata: ["output": "\(added.name)"])
-            return try encoded(OutputStatus(added, showSecret: true), status: .created)
+            let isWebhook = if case .webhook = added.kind { true } else { false }
+            return try encoded(OutputStatus(added, showSecret: isWebhook), status: .created)
         }
         routes.add("/v1/outputs/:name", .delete) { _, context in
             let name = try outputName(context)

@@ -28,7 +28,7 @@ extension ConfigurationReader {
             for (key, setting) in try mapping(value, key: prefix) {
                 let field = "\(prefix).\(key.string)"
                 switch key.string {
-                case "webhook": request.url = try string(setting, key: field)
+                case "webhook", "mqtt": request.url = try string(setting, key: field)
                 case "secret_file":
                     let path = try string(setting, key: field)
                     guard let text = try? String(contentsOfFile: path, encoding: .utf8),
@@ -40,15 +40,19 @@ extension ConfigurationReader {
                 case "kinds": request.kinds = try strings(setting, key: field)
                 case "keep_seconds": request.keepSeconds = try integer(setting, key: field, in: 1...Int(Int32.max))
                 default:
-                    throw unknown(key, in: prefix, known: ["webhook", "secret_file", "regions", "devices", "kinds", "keep_seconds"])
+                    throw unknown(key, in: prefix, known: ["webhook", "mqtt", "secret_file", "regions", "devices", "kinds", "keep_seconds"])
                 }
             }
-            guard !request.url.isEmpty else { throw error(value, key: "\(prefix).webhook", "missing: the receiver's URL") }
-            guard let secret else { throw error(value, key: "\(prefix).secret_file", "missing: a file whose first line is the signing secret") }
+            guard !request.url.isEmpty else { throw error(value, key: "\(prefix).webhook", "missing: the receiver's URL (webhook: or mqtt:)") }
+            let isMQTT = request.url.lowercased().hasPrefix("mqtt://")
+            // An MQTT output signs nothing (the broker authenticates); a webhook needs its secret.
+            guard let secret = secret ?? (isMQTT ? "-" : nil) else {
+                throw error(value, key: "\(prefix).secret_file", "missing: a file whose first line is the signing secret")
+            }
             switch request.output(secret: secret, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970)) {
             case .success(let output): outputs.append(output)
             case .failure(let problem):
-                let key = ["url": "webhook", "keepSeconds": "keep_seconds"][problem.field] ?? problem.field
+                let key = ["url": isMQTT ? "mqtt" : "webhook", "keepSeconds": "keep_seconds"][problem.field] ?? problem.field
                 throw error(value, key: "\(prefix).\(key)", problem.message)
             }
         }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,6 +7,7 @@ import Logging
 import NIOPosix
 import ServiceLifecycle
 import WaymarkOutputs
+import WaymarkSources
 import WaymarkStore
 
 /// Runs one `OutputWorker` per output (docs/outputs.md), each woken by the feed when events are
@@ -55,7 +57,8 @@ public final class OutputService: Service, Sendable {
         try await client.shutdown()
     }
 
-    /// A task per output in the store (none when it cannot be read: logged).
+    /// A task per output in the store (none when it cannot be read: logged). An MQTT output's
+    /// publisher lives as long as its task.
     private func start(sender: WebhookSender) async -> [Task<Void, Never>] {
         let outputs: [Output]
         do {
@@ -64,10 +67,35 @@ public final class OutputService: Service, Sendable {
             logger.error("Cannot read the outputs", metadata: ["error": "\(error)"])
             return []
         }
-        return outputs.map { output in
-            let worker = OutputWorker(output: output, store: store, sender: sender, source: source, activity: activity, logger: logger)
+        return outputs.compactMap { output in
             let wakes = feed.watchEvents()
-            return Task { await worker.run(wakes: wakes) }
+            let make = { (send: @escaping @Sendable (String, OutputEvent) async -> DeliveryOutcome) in
+                OutputWorker(output: output, store: self.store, send: send, source: self.source, activity: self.activity, logger: self.logger)
+            }
+            switch output.kind {
+            case .webhook(let url):
+                let worker = make { body, _ in
+                    await sender.send(body, to: url, secret: output.secret, at: Int64(Date().timeIntervalSince1970.rounded(.down)))
+                }
+                return Task { await worker.run(wakes: wakes) }
+            case .mqtt(let url):
+                guard case .success(let target) = MQTTTarget.parse(url) else {
+                    logger.error("An MQTT output's URL cannot be used", metadata: ["output": "\(output.name)"])
+                    return nil
+                }
+                let mqtt: MQTTSender
+                do {
+                    mqtt = try MQTTSender.start(output, target: target, logger: logger)
+                } catch {
+                    logger.error("Cannot start an MQTT output", metadata: ["output": "\(output.name)", "error": "\(error)"])
+                    return nil
+                }
+                let worker = make { body, event in await mqtt.send(body, topic: target.topic(for: event)) }
+                return Task {
+                    await worker.run(wakes: wakes)
+                    mqtt.publisher.stop()
+                }
+            }
         }
     }
 }

@@ -13,7 +13,8 @@ import WaymarkStore
 struct OutputWorker: Sendable {
     let output: Output
     let store: WaymarkStore
-    let sender: WebhookSender
+    /// Sends one CloudEvent (its JSON) for the event; the output's kind decides how.
+    let send: @Sendable (_ body: String, _ event: OutputEvent) async -> DeliveryOutcome
     /// The CloudEvents `source`.
     let source: String
     let activity: OutputActivity
@@ -154,8 +155,7 @@ struct OutputWorker: Sendable {
         var firstFailure: ContinuousClock.Instant?
         while true {
             let started = ContinuousClock.now
-            let outcome = await sender.send(
-                body, to: url, secret: output.secret, at: Int64(Date().timeIntervalSince1970.rounded(.down)))
+            let outcome = await send(body, event)
             switch outcome {
             case .delivered:
                 let latency = ContinuousClock.now - started
@@ -197,12 +197,6 @@ struct OutputWorker: Sendable {
                 let wait = backoff.delay(afterFailures: failures, random: Double.random(in: 0..<1))
                 do { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) } catch { return .stop }
             }
-        }
-    }
-
-    private var url: String {
-        switch output.kind {
-        case .webhook(let url): url
         }
     }
 

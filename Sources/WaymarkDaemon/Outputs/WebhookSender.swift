@@ -6,16 +6,10 @@ import WaymarkOutputs
 /// connections, HTTP and HTTPS): 2xx is delivered, 410 Gone stops the output, anything else —
 /// another status, a refused connection, a timeout — is a failure to retry.
 struct WebhookSender: Sendable {
-    enum Outcome: Sendable, Equatable {
-        case delivered
-        case gone(String)
-        case failed(String)
-    }
-
     let client: HTTPClient
     var timeout: TimeAmount = .seconds(10)
 
-    func send(_ body: String, to url: String, secret: String, at seconds: Int64) async -> Outcome {
+    func send(_ body: String, to url: String, secret: String, at seconds: Int64) async -> DeliveryOutcome {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         let bytes = Array(body.utf8)

@@ -48,9 +48,7 @@ public final class MQTTSubscriber: Sendable {
     /// Whether the client is connected to the broker now.
     public var isConnected: Bool { connected.load(ordering: .relaxed) }
     let connected = Atomic<Bool>(false)
-    /// libmosquitto's client: used under the lock from the caller's thread and the client's own.
-    private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
-    private let client: Mutex<Handle?> = Mutex(nil)
+    private let connection = MosquittoConnection()
 
     public init(settings: Settings, logger: Logger) {
         self.settings = settings
@@ -61,44 +59,22 @@ public final class MQTTSubscriber: Sendable {
     /// Connects (asynchronously: a broker that is not up yet is retried) and starts the
     /// client's thread. Throws `MQTTError` when libmosquitto refuses the settings.
     public func start() throws(MQTTError) {
-        _ = Self.library
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let mosquitto = mosquitto_new(settings.clientID, false, context) else {
-            throw MQTTError("cannot create an MQTT client (mosquitto_new failed: \(String(cString: strerror(errno))))")
+        let options = MosquittoConnection.Options(
+            host: settings.host, port: settings.port, clientID: settings.clientID, cleanSession: false,
+            username: settings.username, password: settings.password, keepAlive: settings.keepAlive)
+        try connection.start(options, context: Unmanaged.passUnretained(self).toOpaque(), logger: logger) { mosquitto in
+            mosquitto_connect_callback_set(mosquitto) { _, context, code in MQTTSubscriber.from(context).connected(code: code) }
+            mosquitto_disconnect_callback_set(mosquitto) { _, context, code in MQTTSubscriber.from(context).disconnected(code: code) }
+            mosquitto_message_callback_set(mosquitto) { _, context, message in
+                guard let message = message?.pointee else { return }
+                MQTTSubscriber.from(context).received(message)
+            }
         }
-        let handle = Handle(pointer: mosquitto)
-        client.withLock { $0 = handle }
-        if let username = settings.username {
-            try check(mosquitto_username_pw_set(mosquitto, username, settings.password), "setting the MQTT credentials")
-        }
-        try check(mosquitto_reconnect_delay_set(mosquitto, 1, 30, true), "setting the reconnect delay")
-        mosquitto_connect_callback_set(mosquitto) { _, context, code in
-            MQTTSubscriber.from(context).connected(code: code)
-        }
-        mosquitto_disconnect_callback_set(mosquitto) { _, context, code in
-            MQTTSubscriber.from(context).disconnected(code: code)
-        }
-        mosquitto_message_callback_set(mosquitto) { _, context, message in
-            guard let message = message?.pointee else { return }
-            MQTTSubscriber.from(context).received(message)
-        }
-        let code = mosquitto_connect_async(mosquitto, settings.host, Int32(settings.port), Int32(settings.keepAlive))
-        if code != MOSQ_ERR_SUCCESS.rawValue {
-            // Not fatal: the loop keeps trying (the broker may start after the daemon).
-            logger.warning("MQTT broker not reachable yet; retrying", metadata: ["mqtt.error": "\(Self.describe(code))"])
-        }
-        try check(mosquitto_loop_start(mosquitto), "starting the MQTT client's thread")
     }
 
     /// Disconnects, stops the client's thread and ends ``messages``.
     public func stop() {
-        guard let mosquitto = client.withLock({ client -> Handle? in
-            defer { client = nil }
-            return client
-        })?.pointer else { return }
-        mosquitto_disconnect(mosquitto)
-        mosquitto_loop_stop(mosquitto, false)
-        mosquitto_destroy(mosquitto)
+        guard connection.stop() else { return }
         continuation.finish()
     }
 
@@ -110,17 +86,16 @@ public final class MQTTSubscriber: Sendable {
 
     private func connected(code: Int32) {
         guard code == 0 else {
-            logger.warning("MQTT broker refused the connection", metadata: ["mqtt.error": "\(String(cString: mosquitto_connack_string(code)))"])
+            logger.warning("MQTT broker refused the connection", metadata: ["mqtt.error": "\(MosquittoConnection.refusal(code))"])
             return
         }
         connected.store(true, ordering: .relaxed)
         logger.notice("MQTT connected", metadata: ["mqtt.broker": "\(settings.host):\(settings.port)", "mqtt.topics": "\(settings.topics)"])
-        client.withLock { handle in
-            guard let mosquitto = handle?.pointer else { return }
+        connection.withClient { mosquitto in
             for topic in settings.topics {
                 let code = mosquitto_subscribe(mosquitto, nil, topic, 1)
                 if code != MOSQ_ERR_SUCCESS.rawValue {
-                    logger.error("MQTT subscription failed", metadata: ["mqtt.topic": "\(topic)", "mqtt.error": "\(Self.describe(code))"])
+                    logger.error("MQTT subscription failed", metadata: ["mqtt.topic": "\(topic)", "mqtt.error": "\(MosquittoConnection.describe(code))"])
                 }
             }
         }
@@ -128,7 +103,7 @@ public final class MQTTSubscriber: Sendable {
 
     private func disconnected(code: Int32) {
         connected.store(false, ordering: .relaxed)
-        if code != 0 { logger.warning("MQTT connection lost; reconnecting", metadata: ["mqtt.error": "\(Self.describe(code))"]) }
+        if code != 0 { logger.warning("MQTT connection lost; reconnecting", metadata: ["mqtt.error": "\(MosquittoConnection.describe(code))"]) }
     }
 
     private func received(_ message: mosquitto_message) {
@@ -136,17 +111,6 @@ public final class MQTTSubscriber: Sendable {
         let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
         continuation.yield(Message(topic: topic, payload: payload))
     }
-
-    private func check(_ code: Int32, _ doing: String) throws(MQTTError) {
-        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError("\(doing): \(Self.describe(code))") }
-    }
-
-    static func describe(_ code: Int32) -> String {
-        code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
-    }
-
-    /// `mosquitto_lib_init` once per process.
-    private static let library: Void = { _ = mosquitto_lib_init() }()
 }
 
 /// An MQTT client failure a user can act on.

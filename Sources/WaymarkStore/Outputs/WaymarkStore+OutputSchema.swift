@@ -11,7 +11,7 @@ extension WaymarkStore {
                 sql: """
                     CREATE TABLE outputs (
                         name TEXT PRIMARY KEY NOT NULL,
-                        kind TEXT NOT NULL CHECK (kind IN ('webhook')),
+                        kind TEXT NOT NULL CHECK (kind IN ('webhook', 'mqtt')),
                         target TEXT NOT NULL,
                         secret TEXT NOT NULL,
                         filter TEXT NOT NULL,

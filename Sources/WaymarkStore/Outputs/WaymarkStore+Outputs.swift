@@ -15,13 +15,12 @@ extension WaymarkStore {
                 }
                 added.deliveredThrough = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM events") ?? 0
                 let filter = String(decoding: try JSONEncoder().encode(output.filter), as: UTF8.self)
-                guard case .webhook(let url) = output.kind else { return }
                 try db.execute(
                     sql: """
                         INSERT INTO outputs (name, kind, target, secret, filter, keep_seconds, delivered_through, disabled, created_ns)
-                        VALUES (?, 'webhook', ?, ?, ?, ?, ?, NULL, ?)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
                         """,
-                    arguments: [output.name, url, output.secret, filter, output.keepSeconds, added.deliveredThrough,
+                    arguments: [output.name, output.kind.name, output.kind.url, output.secret, filter, output.keepSeconds, added.deliveredThrough,
                                 output.createdAt.nanosecondsSince1970])
             }
         } catch let error as StoreError {
@@ -40,12 +39,11 @@ extension WaymarkStore {
             _ = try addOutput(output)
             return
         }
-        guard case .webhook(let url) = output.kind else { return }
         let filter = String(decoding: (try? JSONEncoder().encode(output.filter)) ?? Data("{}".utf8), as: UTF8.self)
         try writeOutputs("updating output '\(output.name)'") { db in
             try db.execute(
-                sql: "UPDATE outputs SET target = ?, secret = ?, filter = ?, keep_seconds = ? WHERE name = ?",
-                arguments: [url, output.secret, filter, output.keepSeconds, output.name])
+                sql: "UPDATE outputs SET kind = ?, target = ?, secret = ?, filter = ?, keep_seconds = ? WHERE name = ?",
+                arguments: [output.kind.name, output.kind.url, output.secret, filter, output.keepSeconds, output.name])
         }
     }
 
@@ -186,8 +184,9 @@ extension WaymarkStore {
             return try database.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                     let filterText: String = row["filter"]
+                    let kind: String = row["kind"]
                     return Output(
-                        name: row["name"], kind: .webhook(url: row["target"]), secret: row["secret"],
+                        name: row["name"], kind: kind == "mqtt" ? .mqtt(url: row["target"]) : .webhook(url: row["target"]), secret: row["secret"],
                         filter: try JSONDecoder().decode(OutputFilter.self, from: Data(filterText.utf8)),
                         keepSeconds: row["keep_seconds"], deliveredThrough: row["delivered_through"], disabled: row["disabled"],
                         createdAt: Timestamp(nanosecondsSince1970: row["created_ns"]))

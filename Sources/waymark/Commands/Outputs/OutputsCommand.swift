@@ -25,18 +25,22 @@ struct OutputsCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a webhook and print the secret its signatures are made with (shown once).",
+            abstract: "Add a webhook or an MQTT output and print the secret a webhook's signatures are made with (shown once).",
             discussion: """
                 Each event is POSTed as a CloudEvent (application/cloudevents+json) and signed: \
                 Waymark-Signature: t=UNIX_SECONDS,v1=HMAC-SHA256(secret, "UNIX_SECONDS.BODY") in hex. \
+                An MQTT output publishes the same CloudEvent at QoS 1 on its topic. \
                 Delivery starts with the events after this one is added, in order, at least once.
                 """)
 
         @Argument(help: "The output's name: letters, digits, '.', '_', '-'.")
         var name: String
 
-        @Option(help: "The receiver's http:// or https:// URL.")
-        var webhook: String
+        @Option(help: "A webhook: the receiver's http:// or https:// URL.")
+        var webhook: String?
+
+        @Option(help: "An MQTT broker and topic: mqtt://[USER[:PASSWORD]@]HOST[:PORT]/TOPIC, where {device} and {kind} in TOPIC become the event's.")
+        var mqtt: String?
 
         @Option(name: .customLong("region"), help: "Only events of this region (repeat for more; default: all).")
         var regions: [String] = []
@@ -53,12 +57,13 @@ struct OutputsCommand: ParsableCommand {
         @OptionGroup var store: RegionsCommand.StoreOptions
 
         private var request: NewOutput {
-            NewOutput(name: name, url: webhook, regions: regions, devices: devices, kinds: kinds.isEmpty ? nil : kinds, keepSeconds: keep)
+            NewOutput(name: name, url: webhook ?? mqtt ?? "", regions: regions, devices: devices, kinds: kinds.isEmpty ? nil : kinds, keepSeconds: keep)
         }
 
         func validate() throws {
+            guard (webhook == nil) != (mqtt == nil) else { throw ValidationError("give --webhook URL or --mqtt URL (one of them)") }
             if case .failure(let error) = request.output(secret: "-", at: Timestamp(nanosecondsSince1970: 0)) {
-                let option = ["name": "name", "url": "--webhook", "kinds": "--kind", "keepSeconds": "--keep"][error.field] ?? error.field
+                let option = ["name": "name", "url": mqtt == nil ? "--webhook" : "--mqtt", "kinds": "--kind", "keepSeconds": "--keep"][error.field] ?? error.field
                 throw ValidationError("\(option): \(error.message)")
             }
         }
@@ -74,6 +79,8 @@ struct OutputsCommand: ParsableCommand {
                 added = OutputStatus(try store.open().addOutput(output), showSecret: true)
             }
             print("output '\(added.name)' → \(added.url)")
+            // An MQTT output signs nothing: the broker authenticates Waymark.
+            guard added.kind == "webhook" else { return }
             print("secret: \(added.secret ?? "-")")
             print("Shown once. The receiver checks each request's Waymark-Signature header with it (docs/outputs.md).")
         }

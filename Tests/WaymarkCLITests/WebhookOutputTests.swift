@@ -99,6 +99,10 @@ import WaymarkTestSupport
                 let listed = try await runWaymark(["outputs", "list", "--socket", rig.directory.path("api.sock")])
                 // At least the three refusals (a lane may also have waited on a refused one's retry).
                 #expect(listed.stdout.contains("delivered 4, failed attempts ") && listed.stdout.contains(", given up 0"), "\(listed.stdout)")
+                let metrics = try await runProcess(
+                    URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--unix-socket", rig.directory.path("api.sock"), "http://localhost/metrics"])
+                #expect(metrics.stdout.contains(#"waymark_output_delivered_total{output="hub"} 4"#), "\(metrics.stdout)")
+                #expect(metrics.stdout.contains(#"waymark_output_stopped{output="hub"} 0"#))
             }
         }
     }

@@ -13,7 +13,7 @@ import WaymarkStore
 struct OutputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outputs",
-        abstract: "Send events to webhooks: add, list, remove outputs and show what they gave up on (docs/outputs.md).",
+        abstract: "Send events to webhooks and MQTT brokers: add, list, test and remove outputs, and see and retry what they gave up on (docs/outputs.md).",
         subcommands: [Add.self, List.self, Test.self, Log.self, Retry.self, Remove.self])
 
     /// `POST /v1/outputs/NAME/ACTION` to the daemon, its answer decoded; "no output named" for a 404.

@@ -25,8 +25,16 @@ public struct Output: Sendable, Equatable {
         }
     }
 
+    /// What an MQTT output publishes: the CloudEvent (default), or OwnTracks' own messages,
+    /// which Home Assistant's OwnTracks integration reads (`OwnTracksFormat`).
+    public enum Format: String, Sendable, Equatable, CaseIterable {
+        case cloudEvents = "cloudevents"
+        case ownTracks = "owntracks"
+    }
+
     public var name: String
     public var kind: Kind
+    public var format: Format
     /// The HMAC key the receiver checks signatures with (`WebhookSignature`).
     public var secret: String
     public var filter: OutputFilter
@@ -41,11 +49,13 @@ public struct Output: Sendable, Equatable {
     public static let defaultKeepSeconds = 86_400
 
     public init(
-        name: String, kind: Kind, secret: String, filter: OutputFilter = OutputFilter(), keepSeconds: Int = Output.defaultKeepSeconds,
+        name: String, kind: Kind, format: Format = .cloudEvents, secret: String, filter: OutputFilter = OutputFilter(),
+        keepSeconds: Int = Output.defaultKeepSeconds,
         deliveredThrough: Int64 = 0, disabled: String? = nil, createdAt: Timestamp
     ) {
         self.name = name
         self.kind = kind
+        self.format = format
         self.secret = secret
         self.filter = filter
         self.keepSeconds = keepSeconds

@@ -13,11 +13,14 @@ public struct OutputEvent: Sendable, Equatable {
     public var transition: String?
     /// One JSON object, as `waymark replay` prints it (without the device).
     public var record: String
+    /// Where it happened, when the event has a position.
+    public var coordinate: Coordinate?
 
     public init(
         sequence: Int64, device: String, time: Timestamp, kind: EventKind, region: String? = nil, transition: String? = nil,
-        record: String
+        record: String, coordinate: Coordinate? = nil
     ) {
+        self.coordinate = coordinate
         self.sequence = sequence
         self.device = device
         self.time = time

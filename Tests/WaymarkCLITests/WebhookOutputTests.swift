@@ -45,6 +45,13 @@ import WaymarkTestSupport
         }
     }
 
+    /// Waits for the receiver to listen; a receiver that could not (its port taken meanwhile by
+    /// another process, say) fails the test with what it said.
+    static func waitForReceiver(_ receiver: BackgroundProcess, port: Int) async throws {
+        let listening = try await BackgroundProcess.waitUntil(timeout: 30) { loopbackAccepts(port: port) }
+        try #require(listening, "the receiver is not listening on \(port): \(receiver.stderr.suffix(2000))")
+    }
+
     /// The receiver's lines, as objects.
     static func received(_ log: String) -> [[String: Any]] {
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
@@ -82,7 +89,7 @@ import WaymarkTestSupport
             let log = rig.directory.path("received.jsonl")
             let receiver = try Self.receiver(port: port, secret: secret, log: log, ["--fail-first", "3"])
             try await receiver.whileRunning {
-                _ = try await BackgroundProcess.waitUntil(timeout: 20) { loopbackAccepts(port: port) }
+                try await Self.waitForReceiver(receiver, port: port)
                 try await Self.walk(rig)
                 let events = try await Self.waitForDeliveries(log, count: 4)
                 #expect(Self.received(log).prefix(3).allSatisfy { $0["refused"] as? String == "failing on purpose" })
@@ -115,7 +122,7 @@ import WaymarkTestSupport
             let log = rig.directory.path("received.jsonl")
             let receiver = try Self.receiver(port: port, secret: "not-the-secret", log: log)
             try await receiver.whileRunning {
-                _ = try await BackgroundProcess.waitUntil(timeout: 20) { loopbackAccepts(port: port) }
+                try await Self.waitForReceiver(receiver, port: port)
                 try await Self.walk(rig, devices: ["phone"])
                 let refused = try await BackgroundProcess.waitUntil(timeout: 30) { Self.received(log).count >= 2 }
                 #expect(refused)
@@ -143,7 +150,7 @@ import WaymarkTestSupport
                 """
             let receiver = try BackgroundProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, "\(port)"])
             try await receiver.whileRunning {
-                _ = try await BackgroundProcess.waitUntil(timeout: 20) { loopbackAccepts(port: port) }
+                try await Self.waitForReceiver(receiver, port: port)
                 try await Self.walk(rig, devices: ["phone"])
                 var listed = ""
                 let stopped = try await BackgroundProcess.waitUntil(timeout: 30) {
@@ -174,7 +181,7 @@ import WaymarkTestSupport
         let log = rig.directory.path("received.jsonl")
         let receiver = try Self.receiver(port: port, secret: secret, log: log)
         try await receiver.whileRunning {
-            _ = try await BackgroundProcess.waitUntil(timeout: 20) { loopbackAccepts(port: port) }
+            try await Self.waitForReceiver(receiver, port: port)
             let restarted = try BackgroundProcess(
                 ProjectPaths.waymarkExecutable,
                 ["serve", "--gpsd", "127.0.0.1:9", "--db", rig.db, "--socket", rig.directory.path("api.sock")],
@@ -212,7 +219,7 @@ import WaymarkTestSupport
             let received = rig.directory.path("received.jsonl")
             let receiver = try Self.receiver(port: port, secret: secret, log: received)
             try await receiver.whileRunning {
-                _ = try await BackgroundProcess.waitUntil(timeout: 20) { loopbackAccepts(port: port) }
+                try await Self.waitForReceiver(receiver, port: port)
                 let tested = try await runWaymark(["outputs", "test", "hub"] + socket)
                 #expect(tested.status == 0 && tested.stdout.contains("hub: delivered in"), "\(tested.stdout)\(tested.stderr)")
                 let retried = try await runWaymark(["outputs", "retry", "hub"] + socket)

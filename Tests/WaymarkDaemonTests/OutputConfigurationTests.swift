@@ -33,13 +33,17 @@ import WaymarkTestSupport
     }
 
     @Test func anMQTTOutputNeedsNoSecretFile() throws {
-        let yaml = "outputs:\n  broker:\n    mqtt: mqtt://127.0.0.1:1883/waymark/{device}\n    kinds: [region, visit]\n"
-        let broker = try #require(try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults).outputs.first)
+        let yaml = "outputs:\n  broker:\n    mqtt: mqtt://127.0.0.1:1883/waymark/{device}\n    kinds: [region, visit]\n  ha:\n    mqtt: mqtt://127.0.0.1/owntracks\n    format: owntracks\n"
+        let outputs = try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults).outputs
+        let broker = try #require(outputs.first)
         #expect(broker.kind == .mqtt(url: "mqtt://127.0.0.1:1883/waymark/{device}") && broker.filter.kinds == [.region, .visit])
+        #expect(broker.format == .cloudEvents && outputs.last?.format == .ownTracks)
     }
 
     @Test(arguments: [
         ("outputs:\n  broker:\n    mqtt: mqtt://h/a/#\n", "outputs.broker.mqtt: the topic must be non-empty and without the wildcards"),
+        ("outputs:\n  hub:\n    webhook: https://x/\n    secret_file: SECRET\n    format: owntracks\n", "outputs.hub.format: owntracks is for MQTT outputs"),
+        ("outputs:\n  ha:\n    mqtt: mqtt://h/t\n    format: xml\n", "outputs.ha.format: expected cloudevents or owntracks"),
         ("outputs:\n  hub:\n    secret_file: /nonexistent\n", "waymark.yaml:3:18: outputs.hub.secret_file: cannot read a secret"),
         ("outputs:\n  hub:\n    webhook: ftp://x/\n    secret_file: SECRET\n", "outputs.hub.webhook: expected an http:// or https:// URL"),
         ("outputs:\n  hub:\n    webhook: https://x/\n", "outputs.hub.secret_file: missing"),

@@ -17,6 +17,8 @@ public struct OutputStatus: Codable, Sendable, Equatable {
 
     public var name: String
     public var kind: String
+    /// `cloudevents`, or `owntracks` for an MQTT output in OwnTracks' format.
+    public var format: String
     public var url: String
     public var regions: [String]
     public var devices: [String]
@@ -34,6 +36,7 @@ public struct OutputStatus: Codable, Sendable, Equatable {
     public init(_ output: Output, activity: Activity? = nil, showSecret: Bool = false) {
         name = output.name
         kind = output.kind.name
+        format = output.format.rawValue
         switch output.kind {
         case .webhook(let url): self.url = url
         case .mqtt(let url): self.url = MQTTTarget.redacted(url)
@@ -66,8 +69,14 @@ public struct NewOutput: Codable, Sendable, Equatable {
     public var devices: [String]?
     public var kinds: [String]?
     public var keepSeconds: Int?
+    /// `cloudevents` (the default) or, for MQTT, `owntracks`.
+    public var format: String?
 
-    public init(name: String, url: String, regions: [String]? = nil, devices: [String]? = nil, kinds: [String]? = nil, keepSeconds: Int? = nil) {
+    public init(
+        name: String, url: String, regions: [String]? = nil, devices: [String]? = nil, kinds: [String]? = nil, keepSeconds: Int? = nil,
+        format: String? = nil
+    ) {
+        self.format = format
         self.name = name
         self.url = url
         self.regions = regions
@@ -100,10 +109,20 @@ public struct NewOutput: Codable, Sendable, Equatable {
             }
             eventKinds = parsed
         }
+        var outputFormat = Output.Format.cloudEvents
+        if let format {
+            guard let known = Output.Format(rawValue: format) else {
+                return .failure(OutputFieldError(field: "format", message: "expected cloudevents or owntracks, got '\(format)'"))
+            }
+            if known == .ownTracks, case .webhook = kind {
+                return .failure(OutputFieldError(field: "format", message: "owntracks is for MQTT outputs (mqtt://HOST/owntracks)"))
+            }
+            outputFormat = known
+        }
         let keep = keepSeconds ?? Output.defaultKeepSeconds
         guard keep > 0 else { return .failure(OutputFieldError(field: "keepSeconds", message: "expected a positive number of seconds")) }
         return .success(Output(
-            name: name, kind: kind, secret: secret,
+            name: name, kind: kind, format: outputFormat, secret: secret,
             filter: OutputFilter(regions: regions ?? [], devices: devices ?? [], kinds: eventKinds), keepSeconds: keep, createdAt: time))
     }
 

@@ -39,8 +39,9 @@ extension ConfigurationReader {
                 case "devices": request.devices = try strings(setting, key: field)
                 case "kinds": request.kinds = try strings(setting, key: field)
                 case "keep_seconds": request.keepSeconds = try integer(setting, key: field, in: 1...Int(Int32.max))
+                case "format": request.format = try string(setting, key: field)
                 default:
-                    throw unknown(key, in: prefix, known: ["webhook", "mqtt", "secret_file", "regions", "devices", "kinds", "keep_seconds"])
+                    throw unknown(key, in: prefix, known: ["webhook", "mqtt", "format", "secret_file", "regions", "devices", "kinds", "keep_seconds"])
                 }
             }
             guard !request.url.isEmpty else { throw error(value, key: "\(prefix).webhook", "missing: the receiver's URL (webhook: or mqtt:)") }

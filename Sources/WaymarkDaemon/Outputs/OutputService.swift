@@ -90,7 +90,19 @@ public final class OutputService: Service, Sendable {
                     logger.error("Cannot start an MQTT output", metadata: ["output": "\(output.name)", "error": "\(error)"])
                     return nil
                 }
-                let worker = make { body, event in await mqtt.send(body, topic: target.topic(for: event)) }
+                let worker: OutputWorker
+                switch output.format {
+                case .cloudEvents:
+                    worker = make { body, event in await mqtt.send(body, topic: target.topic(for: event)) }
+                case .ownTracks:
+                    let users = DeviceUsers(store: store)
+                    worker = make { _, event in
+                        let user = await users.user(of: event.device)
+                        // Kinds OwnTracks has no message for are passed over, as delivered.
+                        guard let message = OwnTracksFormat.message(for: event, user: user, base: target.topic) else { return .delivered }
+                        return await mqtt.send(message.payload, topic: message.topic)
+                    }
+                }
                 return Task {
                     await worker.run(wakes: wakes)
                     mqtt.publisher.stop()

@@ -12,6 +12,7 @@ extension WaymarkStore {
                     CREATE TABLE outputs (
                         name TEXT PRIMARY KEY NOT NULL,
                         kind TEXT NOT NULL CHECK (kind IN ('webhook', 'mqtt')),
+                        format TEXT NOT NULL DEFAULT 'cloudevents' CHECK (format IN ('cloudevents', 'owntracks')),
                         target TEXT NOT NULL,
                         secret TEXT NOT NULL,
                         filter TEXT NOT NULL,

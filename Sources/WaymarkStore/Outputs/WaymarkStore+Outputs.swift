@@ -17,10 +17,10 @@ extension WaymarkStore {
                 let filter = String(decoding: try JSONEncoder().encode(output.filter), as: UTF8.self)
                 try db.execute(
                     sql: """
-                        INSERT INTO outputs (name, kind, target, secret, filter, keep_seconds, delivered_through, disabled, created_ns)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                        INSERT INTO outputs (name, kind, format, target, secret, filter, keep_seconds, delivered_through, disabled, created_ns)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
                         """,
-                    arguments: [output.name, output.kind.name, output.kind.url, output.secret, filter, output.keepSeconds, added.deliveredThrough,
+                    arguments: [output.name, output.kind.name, output.format.rawValue, output.kind.url, output.secret, filter, output.keepSeconds, added.deliveredThrough,
                                 output.createdAt.nanosecondsSince1970])
             }
         } catch let error as StoreError {
@@ -42,8 +42,8 @@ extension WaymarkStore {
         let filter = String(decoding: (try? JSONEncoder().encode(output.filter)) ?? Data("{}".utf8), as: UTF8.self)
         try writeOutputs("updating output '\(output.name)'") { db in
             try db.execute(
-                sql: "UPDATE outputs SET kind = ?, target = ?, secret = ?, filter = ?, keep_seconds = ? WHERE name = ?",
-                arguments: [output.kind.name, output.kind.url, output.secret, filter, output.keepSeconds, output.name])
+                sql: "UPDATE outputs SET kind = ?, format = ?, target = ?, secret = ?, filter = ?, keep_seconds = ? WHERE name = ?",
+                arguments: [output.kind.name, output.format.rawValue, output.kind.url, output.secret, filter, output.keepSeconds, output.name])
         }
     }
 
@@ -106,7 +106,7 @@ extension WaymarkStore {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT e.id, e.device, e.time_ns, e.kind, e.region, e.transition, e.record
+                        SELECT e.id, e.device, e.time_ns, e.kind, e.region, e.transition, e.record, e.latitude, e.longitude
                         FROM output_dead_letters d JOIN events e ON e.id = d.event_id
                         WHERE d.output = ? AND d.requeued = 1 ORDER BY e.id
                         """,
@@ -153,7 +153,7 @@ extension WaymarkStore {
             return try database.read { db in
                 try Row.fetchAll(
                     db,
-                    sql: "SELECT id, device, time_ns, kind, region, transition, record FROM events WHERE id > ? ORDER BY id LIMIT ?",
+                    sql: "SELECT id, device, time_ns, kind, region, transition, record, latitude, longitude FROM events WHERE id > ? ORDER BY id LIMIT ?",
                     arguments: [sequence, limit]
                 ).map(Self.outputEvent)
             }
@@ -165,9 +165,12 @@ extension WaymarkStore {
     }
 
     static func outputEvent(_ row: Row) throws -> OutputEvent {
-        OutputEvent(
+        let latitude: Double? = row["latitude"]
+        let longitude: Double? = row["longitude"]
+        return OutputEvent(
             sequence: row["id"], device: row["device"], time: Timestamp(nanosecondsSince1970: row["time_ns"]),
-            kind: try storedKind(row, of: "event"), region: row["region"], transition: row["transition"], record: row["record"])
+            kind: try storedKind(row, of: "event"), region: row["region"], transition: row["transition"], record: row["record"],
+            coordinate: latitude.flatMap { latitude in longitude.map { Coordinate(latitude: latitude, longitude: $0) } })
     }
 
     /// The newest event's row id, 0 when there is none.
@@ -186,7 +189,8 @@ extension WaymarkStore {
                     let filterText: String = row["filter"]
                     let kind: String = row["kind"]
                     return Output(
-                        name: row["name"], kind: kind == "mqtt" ? .mqtt(url: row["target"]) : .webhook(url: row["target"]), secret: row["secret"],
+                        name: row["name"], kind: kind == "mqtt" ? .mqtt(url: row["target"]) : .webhook(url: row["target"]),
+                        format: Output.Format(rawValue: row["format"]) ?? .cloudEvents, secret: row["secret"],
                         filter: try JSONDecoder().decode(OutputFilter.self, from: Data(filterText.utf8)),
                         keepSeconds: row["keep_seconds"], deliveredThrough: row["delivered_through"], disabled: row["disabled"],
                         createdAt: Timestamp(nanosecondsSince1970: row["created_ns"]))

@@ -42,6 +42,9 @@ struct OutputsCommand: ParsableCommand {
         @Option(help: "An MQTT broker and topic: mqtt://[USER[:PASSWORD]@]HOST[:PORT]/TOPIC, where {device} and {kind} in TOPIC become the event's.")
         var mqtt: String?
 
+        @Flag(help: "With --mqtt: publish OwnTracks' own transition and location messages on TOPIC/USER/DEVICE[/event] (for Home Assistant's OwnTracks integration) instead of CloudEvents.")
+        var owntracks = false
+
         @Option(name: .customLong("region"), help: "Only events of this region (repeat for more; default: all).")
         var regions: [String] = []
 
@@ -57,13 +60,15 @@ struct OutputsCommand: ParsableCommand {
         @OptionGroup var store: RegionsCommand.StoreOptions
 
         private var request: NewOutput {
-            NewOutput(name: name, url: webhook ?? mqtt ?? "", regions: regions, devices: devices, kinds: kinds.isEmpty ? nil : kinds, keepSeconds: keep)
+            NewOutput(
+                name: name, url: webhook ?? mqtt ?? "", regions: regions, devices: devices, kinds: kinds.isEmpty ? nil : kinds, keepSeconds: keep,
+                format: owntracks ? Output.Format.ownTracks.rawValue : nil)
         }
 
         func validate() throws {
             guard (webhook == nil) != (mqtt == nil) else { throw ValidationError("give --webhook URL or --mqtt URL (one of them)") }
             if case .failure(let error) = request.output(secret: "-", at: Timestamp(nanosecondsSince1970: 0)) {
-                let option = ["name": "name", "url": mqtt == nil ? "--webhook" : "--mqtt", "kinds": "--kind", "keepSeconds": "--keep"][error.field] ?? error.field
+                let option = ["name": "name", "url": mqtt == nil ? "--webhook" : "--mqtt", "kinds": "--kind", "keepSeconds": "--keep", "format": "--owntracks"][error.field] ?? error.field
                 throw ValidationError("\(option): \(error.message)")
             }
         }
@@ -109,7 +114,7 @@ struct OutputsCommand: ParsableCommand {
                     print(String(decoding: try encoder.encode(output), as: UTF8.self))
                     continue
                 }
-                var line = "\(output.name)\t\(output.kind) \(output.url)\tkinds \(output.kinds.joined(separator: ","))"
+                var line = "\(output.name)\t\(output.kind)\(output.format == "cloudevents" ? "" : " (\(output.format))") \(output.url)\tkinds \(output.kinds.joined(separator: ","))"
                 if !output.regions.isEmpty { line += "\tregions \(output.regions.joined(separator: ","))" }
                 if !output.devices.isEmpty { line += "\tdevices \(output.devices.joined(separator: ","))" }
                 line += "\tthrough event \(output.deliveredThrough)"

@@ -48,7 +48,8 @@ public enum Daemon {
             clock: clock, logger: logger)
         let fleet = DeviceFleet(store: store, writer: writer, regions: regions, feed: feed, clock: clock, logger: logger)
         let directory = DeviceDirectory(store: store)
-        for output in configuration.outputs { try store.saveConfiguredOutput(output) }
+        let configuredOutputs = configuration.outputs
+        try await store.offPool { store in for output in configuredOutputs { try store.saveConfiguredOutput(output) } }
         let outputService = OutputService(store: store, feed: feed, logger: logger)
         let state = DaemonState(
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,

@@ -256,6 +256,25 @@ import WaymarkTestSupport
         #expect(try await runWaymark(["outputs", "list", "--db", db]).stdoutLines.count == 1)
     }
 
+    @Test func outputsInTheConfigurationAreStartedWithTheDaemon() async throws {
+        let directory = try TemporaryDirectory()
+        let secret = try directory.write("hub-secret", "from-the-file\n")
+        let configuration = try directory.write(
+            "waymark.yaml", "outputs:\n  hub:\n    webhook: http://127.0.0.1:9/hook\n    secret_file: \(secret)\n    kinds: [region, visit]\n")
+        let daemon = try BackgroundProcess(
+            ProjectPaths.waymarkExecutable,
+            ["serve", "--config", configuration, "--gpsd", "127.0.0.1:9", "--db", directory.path("w.sqlite"), "--socket", directory.path("api.sock")],
+            currentDirectory: ProjectPaths.repositoryRoot)
+        try await daemon.whileRunning {
+            var listed = ""
+            let started = try await BackgroundProcess.waitUntil(timeout: 30) {
+                listed = try await runWaymark(["outputs", "list", "--socket", directory.path("api.sock")]).stdout
+                return listed.contains("hub\twebhook http://127.0.0.1:9/hook\tkinds region,visit")
+            }
+            #expect(started, "\(listed)\n\(daemon.stderr.suffix(2000))")
+        }
+    }
+
     /// The output's secret, read from the database (the test's stand-in for the note the user kept).
     static func secret(db: String) async throws -> String? {
         try await runPython(

@@ -15,9 +15,9 @@ second after its last (so the validation gate keeps every fix: two requests of o
 `fixes` (devices only) after the run; latency percentiles are wrk's (each request is answered
 once its fixes are committed). Prints one JSON object.
 """
-import argparse, hashlib, json, os, re, secrets, shutil, sqlite3, subprocess, tempfile, time
+import argparse, json, os, re, shutil, sqlite3, subprocess, tempfile, time
 
-from benchkit import free_port
+from benchkit import add_devices, free_port
 
 parser = argparse.ArgumentParser()
 parser.add_argument("waymark")
@@ -62,14 +62,7 @@ def main():
     try:
         db = os.path.join(work, "w.sqlite")
         subprocess.run([args.waymark, "regions", "import", os.path.join(root, "Regions"), "--db", db], check=True, capture_output=True)
-        tokens = [secrets.token_urlsafe(32) for _ in range(args.devices)]
-        connection = sqlite3.connect(db)
-        now = time.time_ns()
-        connection.executemany(
-            "INSERT INTO devices (name, user, secret_hash, secret_hint, created_ns) VALUES (?, ?, ?, ?, ?)",
-            [(f"d{i}", f"d{i}", hashlib.sha256(token.encode()).digest(), token[:4], now) for i, token in enumerate(tokens)])
-        connection.commit()
-        connection.close()
+        tokens = add_devices(db, args.devices)
         secrets_file = os.path.join(work, "secrets.txt")
         with open(secrets_file, "w") as out:
             out.write("\n".join(tokens) + "\n")

@@ -69,12 +69,12 @@ devices x regions.
 Prints one JSON object; `examples` lists up to 5 (device, region, transition, time ms) of each
 kind of disagreement.
 """
-import argparse, bisect, datetime, hashlib, json, math, os, random, secrets, shutil, socket, sqlite3, subprocess, tempfile, threading, time
+import argparse, bisect, datetime, json, math, os, random, shutil, socket, sqlite3, subprocess, tempfile, threading, time
 from collections import Counter, defaultdict
 
 import paho.mqtt.client as mqtt
 
-from benchkit import free_port, percentile, stop
+from benchkit import add_devices, free_port, percentile, stop
 
 parser = argparse.ArgumentParser()
 parser.add_argument("waymark")
@@ -316,11 +316,8 @@ def main():
         imported = connection.execute("SELECT count(*) FROM regions").fetchone()[0]
         if imported != args.regions:
             raise SystemExit(f"imported {imported} regions of {args.regions}")
-        connection.executemany(
-            "INSERT INTO devices (name, user, secret_hash, secret_hint, created_ns) VALUES (?, ?, ?, ?, ?)",
-            [(f"d{i}", f"d{i}", hashlib.sha256(secrets.token_bytes(16)).digest(), "-", time.time_ns()) for i in range(args.devices)])
-        connection.commit()
         connection.close()
+        add_devices(db, args.devices)  # MQTT devices need no secret: the broker authenticates them
         socket_path = os.path.join(work, "api.sock")
         log = os.path.join(work, "daemon.log")
         daemon = subprocess.Popen([args.waymark, "serve", "--gpsd", "127.0.0.1:9", "--db", db, "--socket", socket_path,

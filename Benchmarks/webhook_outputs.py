@@ -20,9 +20,9 @@ the sender's; each `tst` is its send time with milliseconds.
    device's arrived in its order (by `sequence`, and by the transitions' own order).
 Prints one JSON object.
 """
-import argparse, asyncio, datetime, hashlib, hmac, http.client, json, os, secrets, shutil, sqlite3, subprocess, tempfile, threading, time
+import argparse, asyncio, datetime, hashlib, hmac, http.client, json, os, shutil, subprocess, tempfile, threading, time
 
-from benchkit import free_port, percentile, stop
+from benchkit import add_devices, free_port, percentile, stop
 
 parser = argparse.ArgumentParser()
 parser.add_argument("waymark")
@@ -99,13 +99,7 @@ def main():
     try:
         db = os.path.join(work, "w.sqlite")
         subprocess.run([args.waymark, "regions", "list", "--db", db], check=True, capture_output=True)  # makes the store
-        tokens = [secrets.token_urlsafe(32) for _ in range(args.devices)]
-        connection = sqlite3.connect(db)
-        connection.executemany(
-            "INSERT INTO devices (name, user, secret_hash, secret_hint, created_ns) VALUES (?, ?, ?, ?, ?)",
-            [(f"d{i}", f"d{i}", hashlib.sha256(t.encode()).digest(), t[:4], time.time_ns()) for i, t in enumerate(tokens)])
-        connection.commit()
-        connection.close()
+        tokens = add_devices(db, args.devices)
         receiver_port, listen_port = free_port(), free_port()
         added = subprocess.run([args.waymark, "outputs", "add", "bench", "--webhook", f"http://127.0.0.1:{receiver_port}/",
                                 "--kind", "reportedRegion", "--db", db], check=True, capture_output=True, text=True).stdout

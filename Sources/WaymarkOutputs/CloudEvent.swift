@@ -19,10 +19,7 @@ public enum CloudEvent {
 
     public static func id(of event: OutputEvent) -> String {
         let digest = SHA256.hash(data: Array((event.device + "\n" + event.record).utf8))
-        return digest.prefix(16).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return digest.prefix(16).hexadecimal
     }
 
     public static func type(of event: OutputEvent) -> String {

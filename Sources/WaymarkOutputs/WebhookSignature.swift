@@ -16,7 +16,7 @@ public enum WebhookSignature {
         var message = Array("\(seconds).".utf8)
         message += body
         let code = HMAC<SHA256>.authenticationCode(for: message, using: key)
-        return code.map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
+        return code.hexadecimal
     }
 
     /// Whether `header` signs `body` with `secret` (the receiver's check, used by the tests).

@@ -19,8 +19,7 @@ public struct DeviceStatus: Codable, Sendable, Equatable {
         user = device.user
         hasSecret = device.secretHash != nil
         secretHint = device.secretHint
-        let seconds = device.createdAt.nanosecondsSince1970 / 1_000_000_000
-        createdAt = Timestamp(nanosecondsSince1970: seconds * 1_000_000_000).rfc3339
+        createdAt = device.createdAt.secondStart.rfc3339
         self.secret = secret?.text
     }
 }

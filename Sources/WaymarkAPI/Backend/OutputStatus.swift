@@ -47,7 +47,7 @@ public struct OutputStatus: Codable, Sendable, Equatable {
         keepSeconds = output.keepSeconds
         deliveredThrough = output.deliveredThrough
         disabled = output.disabled
-        createdAt = Timestamp(nanosecondsSince1970: output.createdAt.nanosecondsSince1970 / 1_000_000_000 * 1_000_000_000).rfc3339
+        createdAt = output.createdAt.secondStart.rfc3339
         secret = showSecret ? output.secret : nil
         self.activity = activity
     }

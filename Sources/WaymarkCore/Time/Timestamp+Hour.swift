@@ -6,4 +6,12 @@ extension Timestamp {
         let n = nanosecondsSince1970
         return Timestamp(nanosecondsSince1970: n - ((n % hour) + hour) % hour)
     }
+
+    /// The start of the second holding this instant: what listings show (a device's or an
+    /// output's creation), as the migration-made rows have it.
+    public var secondStart: Timestamp {
+        let second: Int64 = 1_000_000_000
+        let n = nanosecondsSince1970
+        return Timestamp(nanosecondsSince1970: n - ((n % second) + second) % second)
+    }
 }

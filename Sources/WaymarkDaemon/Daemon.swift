@@ -50,7 +50,7 @@ public enum Daemon {
         let directory = DeviceDirectory(store: store)
         let configuredOutputs = configuration.outputs
         try await store.offPool { store in for output in configuredOutputs { try store.saveConfiguredOutput(output) } }
-        let outputService = OutputService(store: store, feed: feed, logger: logger)
+        let outputService = OutputService(store: store, feed: feed, directory: directory, logger: logger)
         let state = DaemonState(
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,
             outputService: outputService)

@@ -16,6 +16,8 @@ import WaymarkStore
 public final class OutputService: Service, Sendable {
     let store: WaymarkStore
     let feed: LiveFeed
+    /// The devices, for OwnTracks topics (`owntracks/USER/DEVICE`): the listener's cache.
+    let directory: DeviceDirectory
     let activity = OutputActivity()
     let logger: Logger
     /// The CloudEvents `source`: `urn:waymark:` + the host's name.
@@ -23,9 +25,10 @@ public final class OutputService: Service, Sendable {
     private let reloads: AsyncStream<Void>
     private let reloadContinuation: AsyncStream<Void>.Continuation
 
-    init(store: WaymarkStore, feed: LiveFeed, logger: Logger, host: String = OutputService.hostName()) {
+    init(store: WaymarkStore, feed: LiveFeed, directory: DeviceDirectory, logger: Logger, host: String = OutputService.hostName()) {
         self.store = store
         self.feed = feed
+        self.directory = directory
         self.logger = logger
         source = "urn:waymark:" + host
         (reloads, reloadContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -95,9 +98,9 @@ public final class OutputService: Service, Sendable {
                 case .cloudEvents:
                     worker = make { body, event in await mqtt.send(body, topic: target.topic(for: event)) }
                 case .ownTracks:
-                    let users = DeviceUsers(store: store)
-                    worker = make { _, event in
-                        let user = await users.user(of: event.device)
+                    worker = make { [directory] _, event in
+                        // A device the store does not know is its own user, as `devices add` defaults it.
+                        let user = ((try? await directory.device(named: event.device)) ?? nil)?.user ?? event.device
                         // Kinds OwnTracks has no message for are passed over, as delivered.
                         guard let message = OwnTracksFormat.message(for: event, user: user, base: target.topic) else { return .delivered }
                         return await mqtt.send(message.payload, topic: message.topic)

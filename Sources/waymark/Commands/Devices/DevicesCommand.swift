@@ -14,16 +14,6 @@ struct DevicesCommand: ParsableCommand {
         abstract: "Add, list and remove devices: phones and trackers that feed Waymark over the network (docs/devices.md).",
         subcommands: [Add.self, List.self, Remove.self, Token.self])
 
-    /// Where a device operation goes: the daemon's API, or the store.
-    enum Target {
-        case daemon(UnixSocketHTTPClient)
-        case store(WaymarkStore)
-
-        init(_ options: RegionsCommand.StoreOptions) throws {
-            if let client = options.daemon() { self = .daemon(client) } else { self = .store(try options.open()) }
-        }
-    }
-
     /// A request about one device to the daemon (see `call(_:_:path:)`).
     static func call(_ client: UnixSocketHTTPClient, _ method: String, device name: String, _ suffix: String = "") throws -> String? {
         try call(client, method, path: "/v1/devices/\(escaped(name))\(suffix)")
@@ -79,7 +69,7 @@ struct DevicesCommand: ParsableCommand {
         }
 
         func run() throws {
-            switch try Target(store) {
+            switch try CommandTarget(store) {
             case .daemon(let client):
                 let body = try JSONEncoder().encode(NewDevice(name: name, user: user))
                 let answer = try RegionsCommand.call(client, "POST", "/v1/devices", body: Array(body))
@@ -101,7 +91,7 @@ struct DevicesCommand: ParsableCommand {
 
         func run() throws {
             let devices: [DeviceStatus]
-            switch try Target(store) {
+            switch try CommandTarget(store) {
             case .daemon(let client):
                 let answer = try RegionsCommand.call(client, "GET", "/v1/devices")
                 devices = try DevicesCommand.decode(DeviceList.self, answer, answering: "GET /v1/devices").devices
@@ -134,7 +124,7 @@ struct DevicesCommand: ParsableCommand {
         }
 
         func run() throws {
-            let target = try Target(store)
+            let target = try CommandTarget(store)
             for name in names {
                 switch target {
                 case .daemon(let client):
@@ -161,7 +151,7 @@ struct DevicesCommand: ParsableCommand {
         func validate() throws { try DevicesCommand.checkName(name) }
 
         func run() throws {
-            switch try Target(store) {
+            switch try CommandTarget(store) {
             case .daemon(let client):
                 guard let text = try DevicesCommand.call(client, "POST", device: name, "/secret") else {
                     throw CommandError("no device named '\(name)'")

@@ -75,13 +75,14 @@ struct OutputsCommand: ParsableCommand {
 
         func run() throws {
             let added: OutputStatus
-            if let client = store.daemon() {
+            switch try CommandTarget(store) {
+            case .daemon(let client):
                 let answer = try RegionsCommand.call(client, "POST", "/v1/outputs", body: Array(try JSONEncoder().encode(request)))
                 added = try DevicesCommand.decode(OutputStatus.self, answer, answering: "POST /v1/outputs")
-            } else {
+            case .store(let database):
                 let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
                 let output = try request.output(secret: DeviceSecret.generate().text, at: now).get()
-                added = OutputStatus(try store.open().addOutput(output), showSecret: true)
+                added = OutputStatus(try database.addOutput(output), showSecret: true)
             }
             print("output '\(added.name)' → \(added.url)")
             // An MQTT output signs nothing: the broker authenticates Waymark.
@@ -101,11 +102,12 @@ struct OutputsCommand: ParsableCommand {
 
         func run() throws {
             let outputs: [OutputStatus]
-            if let client = store.daemon() {
+            switch try CommandTarget(store) {
+            case .daemon(let client):
                 let answer = try RegionsCommand.call(client, "GET", "/v1/outputs")
                 outputs = try DevicesCommand.decode(OutputList.self, answer, answering: "GET /v1/outputs").outputs
-            } else {
-                outputs = try store.open().outputs().map { OutputStatus($0) }
+            case .store(let database):
+                outputs = try database.outputs().map { OutputStatus($0) }
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -137,16 +139,13 @@ struct OutputsCommand: ParsableCommand {
         @OptionGroup var store: RegionsCommand.StoreOptions
 
         func run() throws {
-            let client = store.daemon()
-            let database = client == nil ? try store.open() : nil
+            let target = try CommandTarget(store)
             for name in names {
-                if let client {
-                    guard try DevicesCommand.call(client, "DELETE", path: "/v1/outputs/\(DevicesCommand.escaped(name))") != nil else {
-                        throw CommandError("no output named '\(name)'")
-                    }
-                } else if let database {
-                    guard try database.removeOutput(named: name) else { throw CommandError("no output named '\(name)'") }
+                let removed = switch target {
+                case .daemon(let client): try DevicesCommand.call(client, "DELETE", path: "/v1/outputs/\(DevicesCommand.escaped(name))") != nil
+                case .store(let database): try database.removeOutput(named: name)
                 }
+                guard removed else { throw CommandError("no output named '\(name)'") }
                 print("removed output '\(name)'")
             }
         }
@@ -181,10 +180,11 @@ struct OutputsCommand: ParsableCommand {
 
         func run() async throws {
             let result: OutputTestResult
-            if let client = store.daemon() {
+            switch try CommandTarget(store) {
+            case .daemon(let client):
                 result = try OutputsCommand.post(client, "test", output: name, answer: OutputTestResult.self)
-            } else {
-                guard let output = try store.open().output(named: name) else { throw CommandError("no output named '\(name)'") }
+            case .store(let database):
+                guard let output = try database.output(named: name) else { throw CommandError("no output named '\(name)'") }
                 let (delivered, answer) = await OutputTester.test(output)
                 result = OutputTestResult(output: name, delivered: delivered, answer: answer)
             }
@@ -204,10 +204,10 @@ struct OutputsCommand: ParsableCommand {
 
         func run() throws {
             let count: Int
-            if let client = store.daemon() {
+            switch try CommandTarget(store) {
+            case .daemon(let client):
                 count = try OutputsCommand.post(client, "retry", output: name, answer: OutputRetryResult.self).requeued
-            } else {
-                let database = try store.open()
+            case .store(let database):
                 guard try database.output(named: name) != nil else { throw CommandError("no output named '\(name)'") }
                 count = try database.requeueDeadLetters(output: name)
             }

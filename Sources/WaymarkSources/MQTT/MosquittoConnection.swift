@@ -5,8 +5,12 @@ import Synchronization
 
 /// One libmosquitto client's life, shared by `MQTTSubscriber` and `MQTTPublisher`: created with
 /// its owner as the callbacks' context, given credentials and a reconnect delay (1 s doubling to
-/// 30 s), connected asynchronously (a broker that is not up yet is retried) on a thread of its
-/// own, and disconnected and destroyed once.
+/// 30 s), connected asynchronously on a thread of its own, and disconnected and destroyed once.
+///
+/// libmosquitto reconnects a connection that drops, but not a first one that failed: its thread
+/// then waits for a connection that never comes (a daemon started before its broker would never
+/// connect). So a failed first connection is retried here, on a thread of this client's own, with
+/// the same backoff, and libmosquitto's thread is started once a connection is under way.
 final class MosquittoConnection: Sendable {
     private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
     private let client: Mutex<Handle?> = Mutex(nil)
@@ -36,10 +40,30 @@ final class MosquittoConnection: Sendable {
         try check(mosquitto_reconnect_delay_set(mosquitto, 1, 30, true), "setting the reconnect delay")
         callbacks(mosquitto)
         let code = mosquitto_connect_async(mosquitto, options.host, Int32(options.port), Int32(options.keepAlive))
-        if code != MOSQ_ERR_SUCCESS.rawValue {
-            logger.warning("MQTT broker not reachable yet; retrying", metadata: ["mqtt.error": "\(Self.describe(code))"])
+        guard code != MOSQ_ERR_SUCCESS.rawValue else {
+            return try check(mosquitto_loop_start(mosquitto), "starting the MQTT client's thread")
         }
-        try check(mosquitto_loop_start(mosquitto), "starting the MQTT client's thread")
+        logger.warning("MQTT broker not reachable yet; retrying", metadata: ["mqtt.error": "\(Self.describe(code))"])
+        let retrying = Thread { [self] in retryFirstConnection(options, logger: logger) }
+        retrying.name = "waymark-mqtt-connect"
+        retrying.start()
+    }
+
+    /// Tries the first connection again after 1 s, doubling to 30 s, until it is under way (then
+    /// starts libmosquitto's thread) or the client is stopped.
+    private func retryFirstConnection(_ options: Options, logger: Logger) {
+        var delay = 1.0
+        while true {
+            Thread.sleep(forTimeInterval: delay)
+            let outcome = withClient { mosquitto -> Int32 in
+                let code = mosquitto_connect_async(mosquitto, options.host, Int32(options.port), Int32(options.keepAlive))
+                return code == MOSQ_ERR_SUCCESS.rawValue ? mosquitto_loop_start(mosquitto) : code
+            }
+            guard let outcome else { return }  // stopped
+            if outcome == MOSQ_ERR_SUCCESS.rawValue { return }
+            logger.debug("MQTT broker still not reachable", metadata: ["mqtt.error": "\(Self.describe(outcome))"])
+            delay = min(delay * 2, 30)
+        }
     }
 
     /// `body` with the client, under the lock; nil once stopped.

@@ -178,7 +178,7 @@ let package = Package(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkStoreTests",
-            dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkDevices", "WaymarkTestSupport"]),
+            dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkDevices", "WaymarkOutputs", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSimulationTests",
             dependencies: ["WaymarkSimulation", "WaymarkExport", "WaymarkSources", "WaymarkTestSupport"]),

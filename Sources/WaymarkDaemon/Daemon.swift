@@ -85,7 +85,7 @@ public enum Daemon {
                 backend: DeviceIngest(store: store, directory: directory, fleet: fleet), logger: logger)))
         }
         if let mqtt = configuration.mqtt {
-            services.append(.init(service: MQTTFeedService(settings: mqtt, directory: directory, fleet: fleet, logger: logger)))
+            services.append(.init(service: MQTTFeedService(settings: mqtt, origin: OutputService.origin(), directory: directory, fleet: fleet, logger: logger)))
         }
         services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, fleet: fleet, logger: logger)))
         services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))

@@ -25,11 +25,17 @@ public struct Output: Sendable, Equatable {
         }
     }
 
-    /// What an MQTT output publishes: the CloudEvent (default), or OwnTracks' own messages,
-    /// which Home Assistant's OwnTracks integration reads (`OwnTracksFormat`).
+    /// What an MQTT output publishes: the CloudEvent (default), OwnTracks' own messages, which
+    /// Home Assistant's OwnTracks integration reads (`OwnTracksFormat`), or Home Assistant's
+    /// MQTT discovery and states (`HomeAssistantFormat`).
     public enum Format: String, Sendable, Equatable, CaseIterable {
         case cloudEvents = "cloudevents"
         case ownTracks = "owntracks"
+        case homeAssistant = "homeassistant"
+
+        /// Whether the output also publishes the devices' recorded fixes as positions
+        /// (thinned: `Output.locationSeconds`).
+        public var publishesLocations: Bool { self != .cloudEvents }
     }
 
     public var name: String
@@ -42,16 +48,22 @@ public struct Output: Sendable, Equatable {
     public var keepSeconds: Int
     /// The last event (history row id) delivered, or skipped by the filter.
     public var deliveredThrough: Int64
+    /// Seconds of a device's fix time between the positions published (`LocationThinning`;
+    /// 0: every fix), for the formats that publish them.
+    public var locationSeconds: Int
+    /// The last fix (history row id) published or passed over.
+    public var locationsThrough: Int64
     /// Why the output stopped (a receiver's 410), nil while it delivers.
     public var disabled: String?
     public var createdAt: Timestamp
 
     public static let defaultKeepSeconds = 86_400
+    public static let defaultLocationSeconds = 10
 
     public init(
         name: String, kind: Kind, format: Format = .cloudEvents, secret: String, filter: OutputFilter = OutputFilter(),
-        keepSeconds: Int = Output.defaultKeepSeconds,
-        deliveredThrough: Int64 = 0, disabled: String? = nil, createdAt: Timestamp
+        keepSeconds: Int = Output.defaultKeepSeconds, locationSeconds: Int = Output.defaultLocationSeconds,
+        deliveredThrough: Int64 = 0, locationsThrough: Int64 = 0, disabled: String? = nil, createdAt: Timestamp
     ) {
         self.name = name
         self.kind = kind
@@ -60,6 +72,8 @@ public struct Output: Sendable, Equatable {
         self.filter = filter
         self.keepSeconds = keepSeconds
         self.deliveredThrough = deliveredThrough
+        self.locationSeconds = locationSeconds
+        self.locationsThrough = locationsThrough
         self.disabled = disabled
         self.createdAt = createdAt
     }

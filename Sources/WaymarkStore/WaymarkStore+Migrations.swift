@@ -51,6 +51,7 @@ extension WaymarkStore {
         registerDeviceHistoryMigration(in: &migrator)
         registerRegionsEstablishedMigration(in: &migrator)
         registerOutputMigration(in: &migrator)
+        registerOutputLocationMigration(in: &migrator)
         return migrator
     }
 

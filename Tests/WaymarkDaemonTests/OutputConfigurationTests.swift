@@ -33,17 +33,37 @@ import WaymarkTestSupport
     }
 
     @Test func anMQTTOutputNeedsNoSecretFile() throws {
-        let yaml = "outputs:\n  broker:\n    mqtt: mqtt://127.0.0.1:1883/waymark/{device}\n    kinds: [region, visit]\n  ha:\n    mqtt: mqtt://127.0.0.1/owntracks\n    format: owntracks\n"
+        let yaml = """
+            outputs:
+              broker:
+                mqtt: mqtt://127.0.0.1:1883/waymark/{device}
+                kinds: [region, visit]
+              ot:
+                mqtt: mqtt://127.0.0.1/owntracks
+                format: owntracks
+              ha:
+                mqtt: mqtt://127.0.0.1/waymark
+                format: homeassistant
+                location_seconds: 0
+
+            """
         let outputs = try DaemonConfiguration.parse(yaml: yaml, file: "waymark.yaml", over: defaults).outputs
-        let broker = try #require(outputs.first)
+        let broker = try #require(outputs.first { $0.name == "broker" })
         #expect(broker.kind == .mqtt(url: "mqtt://127.0.0.1:1883/waymark/{device}") && broker.filter.kinds == [.region, .visit])
-        #expect(broker.format == .cloudEvents && outputs.last?.format == .ownTracks)
+        #expect(broker.format == .cloudEvents)
+        let ownTracks = try #require(outputs.first { $0.name == "ot" })
+        #expect(ownTracks.format == .ownTracks && ownTracks.locationSeconds == Output.defaultLocationSeconds)
+        let homeAssistant = try #require(outputs.first { $0.name == "ha" })
+        #expect(homeAssistant.format == .homeAssistant && homeAssistant.locationSeconds == 0)
     }
 
     @Test(arguments: [
         ("outputs:\n  broker:\n    mqtt: mqtt://h/a/#\n", "outputs.broker.mqtt: the topic must be non-empty and without the wildcards"),
         ("outputs:\n  hub:\n    webhook: https://x/\n    secret_file: SECRET\n    format: owntracks\n", "outputs.hub.format: owntracks is for MQTT outputs"),
-        ("outputs:\n  ha:\n    mqtt: mqtt://h/t\n    format: xml\n", "outputs.ha.format: expected cloudevents or owntracks"),
+        ("outputs:\n  ha:\n    mqtt: mqtt://h/t\n    format: xml\n", "outputs.ha.format: expected cloudevents, owntracks or homeassistant"),
+        ("outputs:\n  ha:\n    mqtt: mqtt://h/{device}\n    format: homeassistant\n", "outputs.ha.mqtt: homeassistant publishes under a base topic"),
+        ("outputs:\n  ha:\n    mqtt: mqtt://h/t\n    format: owntracks\n    location_seconds: -1\n", "waymark.yaml:5:23: outputs.ha.location_seconds"),
+        ("outputs:\n  ha:\n    mqtt: mqtt://h/t\n    location_seconds: 5\n", "outputs.ha.location_seconds: only owntracks and homeassistant outputs publish positions"),
         ("outputs:\n  hub:\n    secret_file: /nonexistent\n", "waymark.yaml:3:18: outputs.hub.secret_file: cannot read a secret"),
         ("outputs:\n  hub:\n    webhook: ftp://x/\n    secret_file: SECRET\n", "outputs.hub.webhook: expected an http:// or https:// URL"),
         ("outputs:\n  hub:\n    webhook: https://x/\n", "outputs.hub.secret_file: missing"),

@@ -17,7 +17,7 @@ public struct OutputStatus: Codable, Sendable, Equatable {
 
     public var name: String
     public var kind: String
-    /// `cloudevents`, or `owntracks` for an MQTT output in OwnTracks' format.
+    /// `cloudevents`; for MQTT also `owntracks` (OwnTracks' messages) or `homeassistant` (MQTT discovery).
     public var format: String
     public var url: String
     public var regions: [String]
@@ -26,6 +26,10 @@ public struct OutputStatus: Codable, Sendable, Equatable {
     public var keepSeconds: Int
     /// The last event (history row id) delivered or skipped.
     public var deliveredThrough: Int64
+    /// For formats that publish positions: seconds between a device's positions (0: every
+    /// fix), and the last fix (history row id) published or passed over.
+    public var locationSeconds: Int?
+    public var locationsThrough: Int64?
     public var disabled: String?
     /// RFC 3339, whole seconds.
     public var createdAt: String
@@ -46,6 +50,10 @@ public struct OutputStatus: Codable, Sendable, Equatable {
         kinds = output.filter.kinds.map(\.rawValue)
         keepSeconds = output.keepSeconds
         deliveredThrough = output.deliveredThrough
+        if output.format.publishesLocations {
+            locationSeconds = output.locationSeconds
+            locationsThrough = output.locationsThrough
+        }
         disabled = output.disabled
         createdAt = output.createdAt.secondStart.rfc3339
         secret = showSecret ? output.secret : nil
@@ -69,14 +77,17 @@ public struct NewOutput: Codable, Sendable, Equatable {
     public var devices: [String]?
     public var kinds: [String]?
     public var keepSeconds: Int?
-    /// `cloudevents` (the default) or, for MQTT, `owntracks`.
+    /// `cloudevents` (the default) or, for MQTT, `owntracks` or `homeassistant`.
     public var format: String?
+    /// Seconds between a device's positions for `owntracks` and `homeassistant` (default 10; 0: every fix).
+    public var locationSeconds: Int?
 
     public init(
         name: String, url: String, regions: [String]? = nil, devices: [String]? = nil, kinds: [String]? = nil, keepSeconds: Int? = nil,
-        format: String? = nil
+        format: String? = nil, locationSeconds: Int? = nil
     ) {
         self.format = format
+        self.locationSeconds = locationSeconds
         self.name = name
         self.url = url
         self.regions = regions
@@ -112,18 +123,29 @@ public struct NewOutput: Codable, Sendable, Equatable {
         var outputFormat = Output.Format.cloudEvents
         if let format {
             guard let known = Output.Format(rawValue: format) else {
-                return .failure(OutputFieldError(field: "format", message: "expected cloudevents or owntracks, got '\(format)'"))
+                return .failure(OutputFieldError(field: "format", message: "expected cloudevents, owntracks or homeassistant, got '\(format)'"))
             }
-            if known == .ownTracks, case .webhook = kind {
-                return .failure(OutputFieldError(field: "format", message: "owntracks is for MQTT outputs (mqtt://HOST/owntracks)"))
+            if known != .cloudEvents, case .webhook = kind {
+                return .failure(OutputFieldError(field: "format", message: "\(format) is for MQTT outputs (mqtt://HOST/TOPIC)"))
+            }
+            if known != .cloudEvents, url.contains("{") {
+                return .failure(OutputFieldError(field: "url", message: "\(format) publishes under a base topic: no {device} or {kind} in it"))
             }
             outputFormat = known
         }
         let keep = keepSeconds ?? Output.defaultKeepSeconds
         guard keep > 0 else { return .failure(OutputFieldError(field: "keepSeconds", message: "expected a positive number of seconds")) }
+        let every = locationSeconds ?? Output.defaultLocationSeconds
+        guard every >= 0, every <= 86_400 else {
+            return .failure(OutputFieldError(field: "locationSeconds", message: "expected 0 to 86400 seconds"))
+        }
+        if locationSeconds != nil, !outputFormat.publishesLocations {
+            return .failure(OutputFieldError(field: "locationSeconds", message: "only owntracks and homeassistant outputs publish positions"))
+        }
         return .success(Output(
             name: name, kind: kind, format: outputFormat, secret: secret,
-            filter: OutputFilter(regions: regions ?? [], devices: devices ?? [], kinds: eventKinds), keepSeconds: keep, createdAt: time))
+            filter: OutputFilter(regions: regions ?? [], devices: devices ?? [], kinds: eventKinds), keepSeconds: keep,
+            locationSeconds: every, createdAt: time))
     }
 
     /// Why `url` cannot be a webhook's address, or nil: http or https, with a host.

@@ -5,8 +5,8 @@ import WaymarkOutputs
 import Yams
 
 /// The `outputs` section (docs/outputs.md, docs/configuration.md): outputs by name, added to the
-/// store when the daemon starts, or updated there (receiver, secret, filter, keep time; the
-/// cursor and dead letters stay).
+/// store when the daemon starts, or updated there (receiver, format, secret, filter, keep time,
+/// location interval; the cursors and dead letters stay).
 ///
 /// ```yaml
 /// outputs:
@@ -17,6 +17,10 @@ import Yams
 ///     devices: [phone]                       # optional; default all
 ///     kinds: [region, beacon]                # optional; this is the default
 ///     keep_seconds: 86400                    # optional
+///   ha:
+///     mqtt: mqtt://127.0.0.1:1883/waymark
+///     format: homeassistant                  # or owntracks; default cloudevents
+///     location_seconds: 10                   # optional: between a device's positions
 /// ```
 extension ConfigurationReader {
     func outputs(_ section: Node) throws(ConfigurationError) -> [Output] {
@@ -40,8 +44,11 @@ extension ConfigurationReader {
                 case "kinds": request.kinds = try strings(setting, key: field)
                 case "keep_seconds": request.keepSeconds = try integer(setting, key: field, in: 1...Int(Int32.max))
                 case "format": request.format = try string(setting, key: field)
+                case "location_seconds": request.locationSeconds = try integer(setting, key: field, in: 0...86_400)
                 default:
-                    throw unknown(key, in: prefix, known: ["webhook", "mqtt", "format", "secret_file", "regions", "devices", "kinds", "keep_seconds"])
+                    throw unknown(
+                        key, in: prefix,
+                        known: ["webhook", "mqtt", "format", "secret_file", "regions", "devices", "kinds", "keep_seconds", "location_seconds"])
                 }
             }
             guard !request.url.isEmpty else { throw error(value, key: "\(prefix).webhook", "missing: the receiver's URL (webhook: or mqtt:)") }
@@ -53,7 +60,7 @@ extension ConfigurationReader {
             switch request.output(secret: secret, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970)) {
             case .success(let output): outputs.append(output)
             case .failure(let problem):
-                let key = ["url": isMQTT ? "mqtt" : "webhook", "keepSeconds": "keep_seconds"][problem.field] ?? problem.field
+                let key = ["url": isMQTT ? "mqtt" : "webhook", "keepSeconds": "keep_seconds", "locationSeconds": "location_seconds"][problem.field] ?? problem.field
                 throw error(value, key: "\(prefix).\(key)", problem.message)
             }
         }

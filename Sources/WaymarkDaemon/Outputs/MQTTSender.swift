@@ -2,8 +2,8 @@ import Logging
 import WaymarkOutputs
 import WaymarkSources
 
-/// Publishes an MQTT output's CloudEvents at QoS 1 on the topic its URL's template gives each
-/// event (docs/outputs.md); delivered once the broker acknowledges.
+/// Publishes an MQTT output's messages at QoS 1 (docs/outputs.md); delivered once the broker
+/// acknowledges.
 struct MQTTSender: Sendable {
     let publisher: MQTTPublisher
     let target: MQTTTarget
@@ -19,8 +19,8 @@ struct MQTTSender: Sendable {
         return MQTTSender(publisher: publisher, target: target)
     }
 
-    func send(_ body: String, topic: String) async -> DeliveryOutcome {
-        switch await publisher.publish(topic: topic, payload: Array(body.utf8)) {
+    func send(_ body: String, topic: String, retain: Bool = false) async -> DeliveryOutcome {
+        switch await publisher.publish(topic: topic, payload: Array(body.utf8), retain: retain) {
         case .success: .delivered
         case .failure(let error): .failed(error.description)
         }

@@ -20,7 +20,7 @@ public final class OutputService: Service, Sendable {
     let directory: DeviceDirectory
     let activity = OutputActivity()
     let logger: Logger
-    /// The CloudEvents `source`: `urn:waymark:` + the host's name.
+    /// The CloudEvents `source`: `urn:waymark:` + the host's name (`origin`).
     let source: String
     private let reloads: AsyncStream<Void>
     private let reloadContinuation: AsyncStream<Void>.Continuation
@@ -30,11 +30,14 @@ public final class OutputService: Service, Sendable {
         self.feed = feed
         self.directory = directory
         self.logger = logger
-        source = "urn:waymark:" + host
+        source = Self.origin(host: host)
         (reloads, reloadContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     func reload() { reloadContinuation.yield() }
+
+    /// What this daemon's outputs call themselves: `urn:waymark:` + the host's name.
+    static func origin(host: String = hostName()) -> String { "urn:waymark:" + host }
 
     /// The machine's name (gethostname: no resolver involved), `localhost` if it has none.
     public static func hostName() -> String {
@@ -60,8 +63,9 @@ public final class OutputService: Service, Sendable {
         try await client.shutdown()
     }
 
-    /// A task per output in the store (none when it cannot be read: logged). An MQTT output's
-    /// publisher lives as long as its task.
+    /// A task per output in the store (none when it cannot be read: logged): its channel
+    /// prepared, then its event worker and, for formats that publish positions, its location
+    /// worker, side by side; the channel closed when both have stopped.
     private func start(sender: WebhookSender) async -> [Task<Void, Never>] {
         let outputs: [Output]
         do {
@@ -70,46 +74,39 @@ public final class OutputService: Service, Sendable {
             logger.error("Cannot read the outputs", metadata: ["error": "\(error)"])
             return []
         }
+        let context = OutputContext(store: store, directory: directory, activity: activity, source: source, logger: logger)
         return outputs.compactMap { output in
-            let wakes = feed.watchEvents()
-            let make = { (send: @escaping @Sendable (String, OutputEvent) async -> DeliveryOutcome) in
-                OutputWorker(output: output, store: self.store, send: send, source: self.source, activity: self.activity, logger: self.logger)
+            guard let channel = channel(for: output, sender: sender, context: context) else { return nil }
+            let events = OutputWorker(output: output, store: store, send: channel.sendEvent, source: source, activity: activity, logger: logger)
+            let locations = channel.publishLocation.map {
+                LocationWorker(output: output, store: store, publish: $0, activity: activity, logger: logger)
             }
-            switch output.kind {
-            case .webhook(let url):
-                let worker = make { body, _ in
-                    await sender.send(body, to: url, secret: output.secret, at: Int64(Date().timeIntervalSince1970.rounded(.down)))
+            let (eventWakes, fixWakes) = (feed.watch(.events), feed.watch(.fixes))
+            return Task {
+                await channel.prepare()
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await events.run(wakes: eventWakes) }
+                    if let locations { group.addTask { await locations.run(wakes: fixWakes) } }
                 }
-                return Task { await worker.run(wakes: wakes) }
-            case .mqtt(let url):
-                guard case .success(let target) = MQTTTarget.parse(url) else {
-                    logger.error("An MQTT output's URL cannot be used", metadata: ["output": "\(output.name)"])
-                    return nil
-                }
-                let mqtt: MQTTSender
-                do {
-                    mqtt = try MQTTSender.start(output, target: target, logger: logger)
-                } catch {
-                    logger.error("Cannot start an MQTT output", metadata: ["output": "\(output.name)", "error": "\(error)"])
-                    return nil
-                }
-                let worker: OutputWorker
-                switch output.format {
-                case .cloudEvents:
-                    worker = make { body, event in await mqtt.send(body, topic: target.topic(for: event)) }
-                case .ownTracks:
-                    worker = make { [directory] _, event in
-                        // A device the store does not know is its own user, as `devices add` defaults it.
-                        let user = ((try? await directory.device(named: event.device)) ?? nil)?.user ?? event.device
-                        // Kinds OwnTracks has no message for are passed over, as delivered.
-                        guard let message = OwnTracksFormat.message(for: event, user: user, base: target.topic) else { return .delivered }
-                        return await mqtt.send(message.payload, topic: message.topic)
-                    }
-                }
-                return Task {
-                    await worker.run(wakes: wakes)
-                    mqtt.publisher.stop()
-                }
+                channel.close()
+            }
+        }
+    }
+
+    private func channel(for output: Output, sender: WebhookSender, context: OutputContext) -> OutputChannel? {
+        switch output.kind {
+        case .webhook(let url):
+            return .webhook(output, url: url, sender: sender)
+        case .mqtt(let url):
+            guard case .success(let target) = MQTTTarget.parse(url) else {
+                logger.error("An MQTT output's URL cannot be used", metadata: ["output": "\(output.name)"])
+                return nil
+            }
+            do {
+                return try .mqtt(output, target: target, context: context)
+            } catch {
+                logger.error("Cannot start an MQTT output", metadata: ["output": "\(output.name)", "error": "\(error)"])
+                return nil
             }
         }
     }

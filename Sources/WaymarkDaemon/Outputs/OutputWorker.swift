@@ -19,7 +19,8 @@ struct OutputWorker: Sendable {
     let source: String
     let activity: OutputActivity
     let logger: Logger
-    var backoff = RetryBackoff()
+
+    private var retry: DeliveryRetry { DeliveryRetry(output: output.name, keep: .seconds(output.keepSeconds), activity: activity, logger: logger) }
 
     private enum Delivery { case done, stop }
     private enum Attempt { case delivered, gaveUp, stop }
@@ -84,12 +85,8 @@ struct OutputWorker: Sendable {
         }
     }
 
-    /// A stable lane for the device (FNV-1a over its name: Swift's own hash is seeded per process).
-    static func lane(of device: String) -> Int {
-        var hash: UInt32 = 2_166_136_261
-        for byte in device.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return Int(hash % UInt32(lanes))
-    }
+    /// A stable lane for the device.
+    static func lane(of device: String) -> Int { Int(StableHash.fnv1a(device) % UInt32(lanes)) }
 
     /// The cursor, and what of it is saved.
     private struct Progress {
@@ -151,52 +148,26 @@ struct OutputWorker: Sendable {
     /// One event until delivered, dead-lettered, or the output stops (410, shutdown).
     private func attempt(_ event: OutputEvent) async -> Attempt {
         let body = CloudEvent.json(event, source: source)
-        var failures = 0
-        var firstFailure: ContinuousClock.Instant?
-        while true {
-            let started = ContinuousClock.now
-            let outcome = await send(body, event)
-            switch outcome {
-            case .delivered:
-                let latency = ContinuousClock.now - started
-                activity.update(output.name) {
-                    $0.delivered += 1
-                    $0.lastLatencyMilliseconds = Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1e3
-                }
-                return .delivered
-            case .gone(let reason):
-                logger.warning("Output stopped by its receiver", metadata: ["output": "\(output.name)", "reason": "\(reason)"])
-                activity.update(output.name) { $0.lastError = reason }
-                try? await store.offPool { [output] in try $0.disableOutput(output.name, reason: reason) }
+        switch await retry.run({ await send(body, event) }) {
+        case .delivered:
+            return .delivered
+        case .cancelled:
+            return .stop
+        case .gone(let reason):
+            logger.warning("Output stopped by its receiver", metadata: ["output": "\(output.name)", "reason": "\(reason)"])
+            try? await store.offPool { [output] in try $0.disableOutput(output.name, reason: reason) }
+            return .stop
+        case .gaveUp(let reason):
+            logger.error(
+                "Output gave up on an event", metadata: ["output": "\(output.name)", "sequence": "\(event.sequence)", "error": "\(reason)"])
+            do {
+                try await store.offPool { [output] in try $0.deadLetter(event.sequence, output: output.name, error: reason, at: .now) }
+            } catch {
+                logger.error("Cannot dead-letter an event", metadata: ["output": "\(output.name)", "error": "\(error)"])
                 return .stop
-            case .failed(let reason):
-                failures += 1
-                let since = firstFailure ?? started
-                firstFailure = since
-                activity.update(output.name) {
-                    $0.failedAttempts += 1
-                    $0.lastError = reason
-                }
-                if ContinuousClock.now - since >= .seconds(output.keepSeconds) {
-                    logger.error(
-                        "Output gave up on an event", metadata: ["output": "\(output.name)", "sequence": "\(event.sequence)", "error": "\(reason)"])
-                    do {
-                        try await store.offPool { [output] in
-                            try $0.deadLetter(event.sequence, output: output.name, error: reason, at: .now)
-                        }
-                    } catch {
-                        logger.error("Cannot dead-letter an event", metadata: ["output": "\(output.name)", "error": "\(error)"])
-                        return .stop
-                    }
-                    activity.update(output.name) { $0.deadLettered += 1 }
-                    return .gaveUp
-                }
-                if failures == 1 {
-                    logger.warning("Output delivery failed; retrying", metadata: ["output": "\(output.name)", "error": "\(reason)"])
-                }
-                let wait = backoff.delay(afterFailures: failures, random: Double.random(in: 0..<1))
-                do { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) } catch { return .stop }
             }
+            activity.update(output.name) { $0.deadLettered += 1 }
+            return .gaveUp
         }
     }
 

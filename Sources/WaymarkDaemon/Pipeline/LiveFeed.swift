@@ -5,11 +5,15 @@ import WaymarkAPI
 /// Fans recorded fixes and events out to every live subscriber (the API's event stream).
 /// A slow subscriber loses its oldest entries rather than holding the pipeline up.
 ///
-/// It is also the outputs' doorbell: `eventsCommitted()` wakes every `watchEvents()` stream once
-/// (however many events), so an idle output sleeps until there is something to read.
+/// It is also the outputs' doorbell: `committed(.events)` wakes every `watch(.events)` stream
+/// once (however many events), so an idle output sleeps until there is something to read; the
+/// same for fixes (outputs that publish positions).
 final class LiveFeed: Sendable {
     private let subscribers = Mutex<[UUID: AsyncStream<HistoryEntry>.Continuation]>([:])
-    private let eventWatchers = Mutex<[UUID: AsyncStream<Void>.Continuation]>([:])
+    /// What an output waits for.
+    enum Doorbell: Sendable, Hashable { case events, fixes }
+
+    private let watchers = Mutex<[Doorbell: [UUID: AsyncStream<Void>.Continuation]]>([:])
     /// Called with the new subscriber count whenever a subscriber comes or goes.
     let onChange: @Sendable (Int) -> Void
 
@@ -34,17 +38,17 @@ final class LiveFeed: Sendable {
         for continuation in current { continuation.yield(entry) }
     }
 
-    /// A wake each time events have been committed since the last one was taken.
-    func watchEvents() -> AsyncStream<Void> {
+    /// A wake each time events (or fixes) have been committed since the last one was taken.
+    func watch(_ bell: Doorbell) -> AsyncStream<Void> {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        continuation.onTermination = { [weak self] _ in self?.eventWatchers.withLock { _ = $0.removeValue(forKey: id) } }
-        eventWatchers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.watchers.withLock { _ = $0[bell]?.removeValue(forKey: id) } }
+        watchers.withLock { $0[bell, default: [:]][id] = continuation }
         return stream
     }
 
-    func eventsCommitted() {
-        for watcher in eventWatchers.withLock({ Array($0.values) }) { watcher.yield() }
+    func committed(_ bell: Doorbell) {
+        for watcher in watchers.withLock({ Array(($0[bell] ?? [:]).values) }) { watcher.yield() }
     }
 
     /// Ends every stream (shutdown).
@@ -54,7 +58,7 @@ final class LiveFeed: Sendable {
             return Array(values.values)
         }
         for continuation in current { continuation.finish() }
-        for watcher in eventWatchers.withLock({ values in defer { values.removeAll() }; return Array(values.values) }) { watcher.finish() }
+        for watcher in watchers.withLock({ values in defer { values.removeAll() }; return values.values.flatMap(\.values) }) { watcher.finish() }
     }
 
     var subscriberCount: Int { subscribers.withLock { $0.count } }

@@ -231,7 +231,8 @@ public actor LivePipeline {
                 counts[DaemonStatus.Counter.handlerEventsQueued] = queued
                 board.count(counts)
                 for entry in committed.entries { feed.publish(entry) }
-                if (counts[DaemonStatus.Counter.eventsRecorded] ?? 0) > 0 { feed.eventsCommitted() }
+                if (counts[DaemonStatus.Counter.eventsRecorded] ?? 0) > 0 { feed.committed(.events) }
+                if committed.lastFix != nil { feed.committed(.fixes) }
                 guard let supervisor, !newest.isEmpty else { return }
                 supervisor.eventsQueued(newest.map { (handler: $0.0, reason: $0.1.rawValue) })
             case .failure(let error):

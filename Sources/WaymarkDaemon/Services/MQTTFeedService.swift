@@ -2,15 +2,20 @@ import Logging
 import ServiceLifecycle
 import WaymarkCore
 import WaymarkDevices
+import WaymarkOutputs
 import WaymarkSources
 
 /// OwnTracks' MQTT mode (docs/devices.md): the daemon subscribes to `BASE/+/+` and its
 /// `event`, `waypoint`, `waypoints`, `beacon` and `info` (cards) subtopics on the configured
 /// broker, and each message goes to the pipeline of the device its topic names. The broker authenticates the phones; Waymark
 /// takes a message only for a device it knows whose user is the topic's user, and counts the
-/// others by reason (`mqtt.unknown-device`, `forbidden`, `owntracks.…`).
+/// others by reason (`mqtt.unknown-device`, `forbidden`, `owntracks.…`). Messages this daemon's
+/// own OwnTracks outputs published (`OwnTracksFormat.isOwn`) are passed over and counted as
+/// `mqtt.own-output`: taking them would record every position again, and publish it again.
 struct MQTTFeedService: Service {
     let settings: MQTTSettings
+    /// This daemon's outputs' origin (`OutputService.origin`).
+    let origin: String
     let directory: DeviceDirectory
     let fleet: DeviceFleet
     let logger: Logger
@@ -47,6 +52,9 @@ struct MQTTFeedService: Service {
         guard let device = known else { return await fleet.countRefusal("mqtt.unknown-device", device: nil) }
         guard topic.user == device.user || topic.user == device.name else {
             return await fleet.countRefusal("forbidden", device: device.name)
+        }
+        guard !OwnTracksFormat.isOwn(message.payload, origin: origin) else {
+            return await fleet.countRefusal("mqtt.own-output", device: device.name)
         }
         let messages: [OwnTracksMessage]
         do {

@@ -60,13 +60,14 @@ public final class MQTTPublisher: Sendable {
         }
     }
 
-    /// Publishes `payload` on `topic` at QoS 1 (not retained); returns once acknowledged.
-    public func publish(topic: String, payload: [UInt8]) async -> Result<Void, MQTTError> {
+    /// Publishes `payload` on `topic` at QoS 1, retained when asked (the broker keeps the last
+    /// one for subscribers that come later); returns once acknowledged.
+    public func publish(topic: String, payload: [UInt8], retain: Bool = false) async -> Result<Void, MQTTError> {
         guard isConnected else { return .failure(MQTTError("not connected to the broker \(settings.host):\(settings.port)")) }
         return await withCheckedContinuation { continuation in
             var mid: Int32 = 0
             let code = connection.withClient { mosquitto in
-                payload.withUnsafeBytes { bytes in mosquitto_publish(mosquitto, &mid, topic, Int32(bytes.count), bytes.baseAddress, 1, false) }
+                payload.withUnsafeBytes { bytes in mosquitto_publish(mosquitto, &mid, topic, Int32(bytes.count), bytes.baseAddress, 1, retain) }
             } ?? MOSQ_ERR_NO_CONN.rawValue
             guard code == MOSQ_ERR_SUCCESS.rawValue else {
                 return continuation.resume(returning: .failure(MQTTError("publishing: \(MosquittoConnection.describe(code))")))

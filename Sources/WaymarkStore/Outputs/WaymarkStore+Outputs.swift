@@ -4,8 +4,8 @@ import WaymarkCore
 import WaymarkOutputs
 
 extension WaymarkStore {
-    /// Adds an output whose cursor starts at the newest event: it is sent what happens from now
-    /// on, not the history. Throws `.duplicateIdentifier` when the name is taken.
+    /// Adds an output whose cursors start at the newest event and fix: it is sent what happens
+    /// from now on, not the history. Throws `.duplicateIdentifier` when the name is taken.
     public func addOutput(_ output: Output) throws -> Output {
         var added = output
         do {
@@ -14,14 +14,16 @@ extension WaymarkStore {
                     throw StoreError(code: .duplicateIdentifier, message: "an output named '\(output.name)' exists")
                 }
                 added.deliveredThrough = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM events") ?? 0
+                added.locationsThrough = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM fixes") ?? 0
                 let filter = String(decoding: try JSONEncoder().encode(output.filter), as: UTF8.self)
                 try db.execute(
                     sql: """
-                        INSERT INTO outputs (name, kind, format, target, secret, filter, keep_seconds, delivered_through, disabled, created_ns)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                        INSERT INTO outputs (name, kind, format, target, secret, filter, keep_seconds, delivered_through, disabled, created_ns,
+                                             location_seconds, locations_through)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
                         """,
                     arguments: [output.name, output.kind.name, output.format.rawValue, output.kind.url, output.secret, filter, output.keepSeconds, added.deliveredThrough,
-                                output.createdAt.nanosecondsSince1970])
+                                output.createdAt.nanosecondsSince1970, output.locationSeconds, added.locationsThrough])
             }
         } catch let error as StoreError {
             throw error
@@ -32,8 +34,8 @@ extension WaymarkStore {
     }
 
     /// An output from the configuration: added as `addOutput` does, or, when it exists, given
-    /// the configuration's receiver, secret, filter and keep time (its cursor, dead letters and
-    /// a 410's stop stay).
+    /// the configuration's receiver, format, secret, filter, keep time and location interval
+    /// (its cursors, dead letters and a 410's stop stay).
     public func saveConfiguredOutput(_ output: Output) throws {
         if try self.output(named: output.name) == nil {
             _ = try addOutput(output)
@@ -42,8 +44,12 @@ extension WaymarkStore {
         let filter = String(decoding: (try? JSONEncoder().encode(output.filter)) ?? Data("{}".utf8), as: UTF8.self)
         try writeOutputs("updating output '\(output.name)'") { db in
             try db.execute(
-                sql: "UPDATE outputs SET kind = ?, format = ?, target = ?, secret = ?, filter = ?, keep_seconds = ? WHERE name = ?",
-                arguments: [output.kind.name, output.format.rawValue, output.kind.url, output.secret, filter, output.keepSeconds, output.name])
+                sql: """
+                    UPDATE outputs SET kind = ?, format = ?, target = ?, secret = ?, filter = ?, keep_seconds = ?, location_seconds = ?
+                    WHERE name = ?
+                    """,
+                arguments: [output.kind.name, output.format.rawValue, output.kind.url, output.secret, filter, output.keepSeconds, output.locationSeconds,
+                            output.name])
         }
     }
 
@@ -192,7 +198,8 @@ extension WaymarkStore {
                         name: row["name"], kind: kind == "mqtt" ? .mqtt(url: row["target"]) : .webhook(url: row["target"]),
                         format: Output.Format(rawValue: row["format"]) ?? .cloudEvents, secret: row["secret"],
                         filter: try JSONDecoder().decode(OutputFilter.self, from: Data(filterText.utf8)),
-                        keepSeconds: row["keep_seconds"], deliveredThrough: row["delivered_through"], disabled: row["disabled"],
+                        keepSeconds: row["keep_seconds"], locationSeconds: row["location_seconds"], deliveredThrough: row["delivered_through"],
+                        locationsThrough: row["locations_through"], disabled: row["disabled"],
                         createdAt: Timestamp(nanosecondsSince1970: row["created_ns"]))
                 }
             }
@@ -201,7 +208,7 @@ extension WaymarkStore {
         }
     }
 
-    private func writeOutputs<T>(_ doing: String, _ body: @escaping (Database) throws -> T) throws -> T {
+    func writeOutputs<T>(_ doing: String, _ body: @escaping (Database) throws -> T) throws -> T {
         do {
             return try database.write(body)
         } catch {

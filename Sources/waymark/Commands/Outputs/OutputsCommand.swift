@@ -45,6 +45,12 @@ struct OutputsCommand: ParsableCommand {
         @Flag(help: "With --mqtt: publish OwnTracks' own transition and location messages on TOPIC/USER/DEVICE[/event] (for Home Assistant's OwnTracks integration) instead of CloudEvents.")
         var owntracks = false
 
+        @Flag(help: "With --mqtt: Home Assistant MQTT discovery instead of CloudEvents: a device tracker per device and a presence sensor per region (retained, under TOPIC).")
+        var homeAssistant = false
+
+        @Option(help: "With --owntracks or --home-assistant: seconds between a device's published positions (default 10; 0: every fix).")
+        var locationSeconds: Int?
+
         @Option(name: .customLong("region"), help: "Only events of this region (repeat for more; default: all).")
         var regions: [String] = []
 
@@ -62,13 +68,16 @@ struct OutputsCommand: ParsableCommand {
         private var request: NewOutput {
             NewOutput(
                 name: name, url: webhook ?? mqtt ?? "", regions: regions, devices: devices, kinds: kinds.isEmpty ? nil : kinds, keepSeconds: keep,
-                format: owntracks ? Output.Format.ownTracks.rawValue : nil)
+                format: owntracks ? Output.Format.ownTracks.rawValue : homeAssistant ? Output.Format.homeAssistant.rawValue : nil,
+                locationSeconds: locationSeconds)
         }
 
         func validate() throws {
             guard (webhook == nil) != (mqtt == nil) else { throw ValidationError("give --webhook URL or --mqtt URL (one of them)") }
+            guard !(owntracks && homeAssistant) else { throw ValidationError("give --owntracks or --home-assistant, not both") }
             if case .failure(let error) = request.output(secret: "-", at: Timestamp(nanosecondsSince1970: 0)) {
-                let option = ["name": "name", "url": mqtt == nil ? "--webhook" : "--mqtt", "kinds": "--kind", "keepSeconds": "--keep", "format": "--owntracks"][error.field] ?? error.field
+                let option = ["name": "name", "url": mqtt == nil ? "--webhook" : "--mqtt", "kinds": "--kind", "keepSeconds": "--keep", "format": owntracks ? "--owntracks" : "--home-assistant",
+                              "locationSeconds": "--location-seconds"][error.field] ?? error.field
                 throw ValidationError("\(option): \(error.message)")
             }
         }

@@ -215,6 +215,32 @@ import WaymarkStore
         ]}
         """
 
+    /// A body that says it is not JSON is refused with 415 before it is parsed; JSON media types,
+    /// with parameters, and no Content-Type at all are taken. Nothing is stored from a refusal.
+    @Test(arguments: [
+        (String?("text/plain"), HTTPResponse.Status.unsupportedMediaType), ("application/x-www-form-urlencoded", .unsupportedMediaType),
+        ("application/xml", .unsupportedMediaType), ("application/json; charset=utf-8", .created), ("application/geo+json", .created),
+        ("application/vnd.waymark+json", .created), (nil, .created),
+    ])
+    func bodiesMustBeJSON(contentType: String?, status: HTTPResponse.Status) async throws {
+        let backend = FakeBackend()
+        try await Self.withClient(backend) { client in
+            var headers: HTTPFields = [:]
+            if let contentType { headers[.contentType] = contentType }
+            let answer = try await client.execute(uri: "/v1/regions", method: .post, headers: headers, body: ByteBuffer(string: Self.beaconBody))
+            #expect(answer.status == status)
+            if status == .unsupportedMediaType {
+                let error = try Self.error(answer)
+                #expect(error.code == "unsupported-media-type" && error.message.contains("Content-Type: application/json"), "\(error)")
+                #expect(backend.state.withLock { $0.regions.map(\.identifier) } == ["park", "block"])
+            }
+            for path in ["/v1/handlers", "/v1/devices", "/v1/outputs"] where status == .unsupportedMediaType {
+                let refused = try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+                #expect(refused.status == .unsupportedMediaType, "\(path)")
+            }
+        }
+    }
+
     @Test func importingRegions() async throws {
         let backend = FakeBackend()
         try await Self.withClient(backend) { client in

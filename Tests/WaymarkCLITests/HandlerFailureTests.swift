@@ -115,7 +115,7 @@ import WaymarkTestSupport
             #expect(try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: scenario.socket) }, "\(daemon.stderr)")
             func post(_ body: String) async throws -> (status: String, body: String) {
                 let result = try await runProcess(
-                    URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-w", "\n%{http_code}", "--unix-socket", scenario.socket, "-X", "POST", "--data-binary", body,
+                    URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-w", "\n%{http_code}", "--unix-socket", scenario.socket, "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body,
                                       "http://localhost/v1/handlers"])
                 let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
                 return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))

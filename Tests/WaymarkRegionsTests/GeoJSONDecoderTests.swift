@@ -26,6 +26,20 @@ private func polygonFeature(_ coordinates: String, id: String = #""x""#) -> Stri
 }
 
 private let badFeatures: [BadFeature] = [
+    // RegionLimits: what a hostile or mistaken input may not store.
+    BadFeature(
+        code: .invalidIdentifier, feature: polygonFeature("[[[0,0],[1,0],[1,1],[0,0]]]", id: #""a\u0000b""#),
+        path: "features[1].id", at: #""a\u0000b""#, message: "control character U+0000"),
+    BadFeature(
+        code: .invalidIdentifier, feature: polygonFeature("[[[0,0],[1,0],[1,1],[0,0]]]", id: #""../etc""#),
+        path: "features[1].id", at: #""../etc""#, message: "'..' path segment"),
+    BadFeature(
+        code: .invalidIdentifier, feature: polygonFeature("[[[0,0],[1,0],[1,1],[0,0]]]", id: "\"" + String(repeating: "x", count: 257) + "\""),
+        path: "features[1].id", at: "\"xxx", message: "257 bytes; at most 256"),
+    BadFeature(
+        code: .invalidRadius,
+        feature: #"{"type":"Feature","id":"x","properties":{"radius":1e308},"geometry":{"type":"Point","coordinates":[5,5]}}"#,
+        path: "features[1].properties.radius", at: "1e308", message: "at most 1000000"),
     BadFeature(
         code: .ringTooShort, feature: polygonFeature("[[[0,0],[1,0],[0,0]]]"),
         path: "features[1].geometry.coordinates[0]", at: "[[0,0],[1,0],[0,0]]",
@@ -62,7 +76,7 @@ private let badFeatures: [BadFeature] = [
     BadFeature(
         code: .invalidRadius,
         feature: #"{"type":"Feature","id":"x","properties":{"radius":-5},"geometry":{"type":"Point","coordinates":[5,5]}}"#,
-        path: "features[1].properties.radius", at: "-5", message: "> 0, not -5"),
+        path: "features[1].properties.radius", at: "-5", message: "> 0 and at most 1000000, not -5"),
     BadFeature(
         code: .invalidRadius,
         feature: #"{"type":"Feature","id":"x","properties":{"radius":"big"},"geometry":{"type":"Point","coordinates":[5,5]}}"#,
@@ -235,4 +249,20 @@ func multiPolygonWithHole() throws {
     #expect(index.contains(regionAt: 0, Coordinate(latitude: 2, longitude: 2)))
     #expect(!index.contains(regionAt: 0, Coordinate(latitude: 5, longitude: 5)))
     #expect(index.contains(regionAt: 0, Coordinate(latitude: 22, longitude: 25)))
+}
+
+@Test("a region of more than 100,000 positions is refused at its geometry")
+func tooManyVertices() throws {
+    let ring = (0..<100_001).map { "[\(Double($0) * 1e-6),0]" }.joined(separator: ",")
+    let feature = #"{"type":"Feature","id":"huge","geometry":{"type":"Polygon","coordinates":[[[0,1],"# + ring + ",[0,1]]]}}"
+    do {
+        _ = try GeoJSONRegionDecoder().decode(Array(feature.utf8), file: "huge.geojson")
+        Issue.record("accepted a polygon of 100,003 positions")
+    } catch {
+        #expect(error.code == .tooManyVertices && error.path == "geometry", "\(error)")
+        #expect(error.message == "the region has 100003 positions; at most 100000")
+    }
+    #expect(RegionLimits.problem(withIdentifier: "Bahnhof / Station") == nil)
+    #expect(RegionLimits.problem(withIdentifier: "a/./b") != nil)
+    #expect(RegionLimits.problem(withIdentifier: "tab\tbed") != nil)
 }

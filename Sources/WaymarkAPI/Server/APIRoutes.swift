@@ -48,7 +48,7 @@ extension APIServer {
             let idProperty = request.uri.queryParameters.get("id-property")
             if let idProperty, idProperty.isEmpty { throw APIError.invalidParameter("id-property", "must not be empty") }
             var request = request
-            let body = try await request.collectBody(upTo: configuration.maximumBodySize)
+            let body = try await Self.jsonBody(&request, limit: configuration.maximumBodySize)
             // A GeoJSONError becomes a 400 with its location in APIErrorMiddleware.
             let decoded = try GeoJSONRegionDecoder(idProperty: idProperty).decode(Array(buffer: body), file: "request body")
             let report = try await backend.importRegions(decoded.map(\.region), replace: replace)
@@ -86,7 +86,7 @@ extension APIServer {
         routes.add("/v1/handlers", .post) { request, _ in
             let replace = try boolParameter(request.uri.queryParameters, "replace")
             var request = request
-            let body = try await request.collectBody(upTo: configuration.maximumBodySize)
+            let body = try await Self.jsonBody(&request, limit: configuration.maximumBodySize)
             return json(try await backend.registerHandler(Array(buffer: body), replace: replace), status: .created)
         }
         routes.add("/v1/handlers/:name", .delete) { _, context in

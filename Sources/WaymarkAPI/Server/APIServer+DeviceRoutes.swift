@@ -11,7 +11,7 @@ extension APIServer {
         }
         routes.add("/v1/devices", .post) { request, context in
             var request = request
-            let body = try await request.collectBody(upTo: configuration.maximumBodySize)
+            let body = try await Self.jsonBody(&request, limit: configuration.maximumBodySize)
             let new: NewDevice
             do {
                 new = try JSONDecoder().decode(NewDevice.self, from: Data(buffer: body))

@@ -13,7 +13,7 @@ extension APIServer {
         }
         routes.add("/v1/outputs", .post) { request, context in
             var request = request
-            let body = try await request.collectBody(upTo: configuration.maximumBodySize)
+            let body = try await Self.jsonBody(&request, limit: configuration.maximumBodySize)
             let new: NewOutput
             do {
                 new = try JSONDecoder().decode(NewOutput.self, from: Data(buffer: body))

@@ -24,7 +24,8 @@ public struct GeoJSONError: Error, Sendable, Equatable, CustomStringConvertible 
         case unsupportedGeometry = "unsupported-geometry"
         /// No identifier in the id property, `id`, `properties.identifier` or `properties.name`.
         case missingIdentifier = "missing-identifier"
-        /// An identifier that is not a non-empty string or a finite number.
+        /// An identifier that is not a non-empty string or a finite number, or breaks
+        /// `RegionLimits` (length, control characters, `..` segments).
         case invalidIdentifier = "invalid-identifier"
         /// Two features with the same identifier in one load.
         case duplicateIdentifier = "duplicate-identifier"
@@ -40,8 +41,10 @@ public struct GeoJSONError: Error, Sendable, Equatable, CustomStringConvertible 
         case emptyGeometry = "empty-geometry"
         /// A Point feature without `properties.radius`.
         case missingRadius = "missing-radius"
-        /// A radius that is not a finite number of metres > 0.
+        /// A radius that is not a finite number of metres > 0 and ≤ `RegionLimits.maximumRadius`.
         case invalidRadius = "invalid-radius"
+        /// A region with more positions than `RegionLimits.maximumVertices`.
+        case tooManyVertices = "too-many-vertices"
         /// A monitoring option (`notifyOnEntry`, `loiteringDelay`, …) of the wrong type or range.
         case invalidOption = "invalid-option"
         /// `properties.beacon` that is not `{"uuid": UUID, "major"?: 0…65535, "minor"?: 0…65535}`,

@@ -157,6 +157,12 @@ struct DecodingContext {
         }
         path.append(.key("geometry"))
         let shape = try self.shape(geometry, properties: properties)
+        if case .polygons(let polygons) = shape {
+            let vertices = polygons.reduce(0) { $0 + $1.exterior.count + $1.holes.reduce(0) { $0 + $1.count } }
+            guard vertices <= RegionLimits.maximumVertices else {
+                throw fail(.tooManyVertices, "the region has \(vertices) positions; at most \(RegionLimits.maximumVertices)", geometry)
+            }
+        }
         path.removeLast()
 
         let options = try regionOptions(properties)
@@ -216,7 +222,7 @@ struct DecodingContext {
     func identifierText(_ node: JSONNode, _ subpath: [PathComponent]) throws(GeoJSONError) -> String {
         switch node.value {
         case .string(let s):
-            guard !s.isEmpty else { throw fail(.invalidIdentifier, "the identifier is an empty string", node, extra: subpath) }
+            if let problem = RegionLimits.problem(withIdentifier: s) { throw fail(.invalidIdentifier, problem, node, extra: subpath) }
             return s
         case .number(let d):
             guard d.isFinite else { throw fail(.invalidIdentifier, "the identifier is not a finite number", node, extra: subpath) }
@@ -295,8 +301,10 @@ struct DecodingContext {
         guard case .number(let r) = radius.value else {
             throw fail(.invalidRadius, "the radius is a \(radius.value.typeName); expected a number of metres", radius)
         }
-        guard r.isFinite && r > 0 else {
-            throw fail(.invalidRadius, "the radius must be a finite number of metres > 0, not \(formatNumber(r))", radius)
+        guard r.isFinite && r > 0 && r <= RegionLimits.maximumRadius else {
+            throw fail(
+                .invalidRadius,
+                "the radius must be a number of metres > 0 and at most \(formatNumber(RegionLimits.maximumRadius)), not \(formatNumber(r))", radius)
         }
         return r
     }

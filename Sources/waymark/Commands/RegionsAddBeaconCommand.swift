@@ -43,7 +43,7 @@ extension RegionsCommand {
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
-            if identifier.isEmpty { throw ValidationError("the identifier must not be empty") }
+            if let problem = RegionLimits.problem(withIdentifier: identifier) { throw ValidationError(problem) }
             if BeaconUUID(uuid) == nil {
                 throw ValidationError(
                     "--uuid must be 32 hexadecimal digits grouped 8-4-4-4-12 (e.g. E2C56DB5-DFFB-48D2-B060-D0F5A71096E0), got '\(uuid)'")

@@ -1,0 +1,23 @@
+import Hummingbird
+
+extension APIServer {
+    /// A request's JSON body, at most `limit` bytes (413 beyond, from Hummingbird). Accepted:
+    /// `application/json`, `application/geo+json` or any `…/…+json` media type, with or without
+    /// parameters (`; charset=utf-8`), or no Content-Type. A body that says it is something else
+    /// (curl's `-d` alone says `application/x-www-form-urlencoded`) is refused with 415
+    /// `unsupported-media-type`, naming the header to send, rather than parsed as JSON anyway.
+    static func jsonBody(_ request: inout Request, limit: Int) async throws -> ByteBuffer {
+        if let type = request.headers[.contentType], !isJSON(mediaType: type) {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported-media-type",
+                message: "the body is '\(type)'; send JSON with Content-Type: application/json")
+        }
+        return try await request.collectBody(upTo: limit)
+    }
+
+    static func isJSON(mediaType: String) -> Bool {
+        let essence = mediaType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return essence == "application/json" || essence == "application/geo+json"
+            || (essence.hasSuffix("+json") && essence.split(separator: "/").count == 2)
+    }
+}

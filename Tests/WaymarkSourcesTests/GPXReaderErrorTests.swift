@@ -123,6 +123,15 @@ struct GPXReaderErrorTests {
             3, 10),
         Case("missing '>'", gpx("<trk\n<trkseg>"), .syntax, "'<' inside a tag; is a '>' missing?", 4, 1),
         Case("double hyphen in a comment", gpx("<!-- a -- b -->"), .syntax, "'--' inside a comment", 3, 8),
+        Case(
+            "NUL in a point's text", gpx("<wpt lat=\"1\" lon=\"2\"><time>2024\u{0}-01-01T00:00:00Z</time></wpt>"), .forbiddenCharacter,
+            "the control character U+0000 (byte 5 of the text of <time>) is not allowed in XML", 3, 28),
+        Case(
+            "a form feed in a point's text", gpx("<wpt lat=\"1\" lon=\"2\"><ele>1\u{C}</ele></wpt>"), .forbiddenCharacter,
+            "the control character U+000C (byte 2 of the text of <ele>) is not allowed in XML", 3, 27),
+        Case(
+            "invalid UTF-8 in a point's text", gpx("<wpt lat=\"1\" lon=\"2\"><ele>1") + [0xC3, 0x28] + Array("</ele></wpt>".utf8),
+            .invalidUTF8, "invalid UTF-8 at byte 2 of the text of <ele>", 3, 27),
     ]
 
     static func gpx(_ body: String) -> [UInt8] { prolog + Array(body.utf8) }

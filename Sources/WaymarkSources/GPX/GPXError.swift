@@ -21,8 +21,11 @@ public struct GPXError: Error, Sendable, Equatable, CustomStringConvertible {
         case unexpectedEndOfFile
         /// An end tag does not match the innermost open element.
         case mismatchedEndTag
-        /// A name (element or attribute) is not valid UTF-8.
+        /// A name (element or attribute) or a text is not valid UTF-8.
         case invalidUTF8
+        /// A character XML does not allow (a control character other than tab, newline and
+        /// carriage return, NUL included) in text.
+        case forbiddenCharacter
         /// The DOCTYPE declares entities; they are refused (no entity expansion at all).
         case entityDeclaration
         /// A reference to an entity other than the five predefined ones, or a malformed one.

@@ -21,6 +21,14 @@ public final class TemporaryDirectory: Sendable {
         return path
     }
 
+    /// A file only its owner may read (mode 0600), as Waymark requires of a secret's file.
+    @discardableResult
+    public func writeSecret(_ name: String, _ contents: String) throws -> String {
+        let path = try write(name, contents)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        return path
+    }
+
     @discardableResult
     public func write(_ name: String, bytes: [UInt8]) throws -> String {
         let path = path(name)

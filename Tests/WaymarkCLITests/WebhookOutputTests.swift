@@ -258,7 +258,7 @@ import WaymarkTestSupport
 
     @Test func outputsInTheConfigurationAreStartedWithTheDaemon() async throws {
         let directory = try TemporaryDirectory()
-        let secret = try directory.write("hub-secret", "from-the-file\n")
+        let secret = try directory.writeSecret("hub-secret", "from-the-file\n")
         let configuration = try directory.write(
             "waymark.yaml", "outputs:\n  hub:\n    webhook: http://127.0.0.1:9/hook\n    secret_file: \(secret)\n    kinds: [region, visit]\n")
         let daemon = try BackgroundProcess(

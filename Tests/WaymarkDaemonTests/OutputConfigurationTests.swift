@@ -14,7 +14,7 @@ import WaymarkTestSupport
 
     @Test func anOutputReadsItsSecretFromAFileAndItsFilter() throws {
         let directory = try TemporaryDirectory()
-        let secret = try directory.write("hub-secret", "s3cret\nignored\n")
+        let secret = try directory.writeSecret("hub-secret", "s3cret\nignored\n")
         let yaml = """
             outputs:
               hub:
@@ -64,7 +64,7 @@ import WaymarkTestSupport
         ("outputs:\n  ha:\n    mqtt: mqtt://h/{device}\n    format: homeassistant\n", "outputs.ha.mqtt: homeassistant publishes under a base topic"),
         ("outputs:\n  ha:\n    mqtt: mqtt://h/t\n    format: owntracks\n    location_seconds: -1\n", "waymark.yaml:5:23: outputs.ha.location_seconds"),
         ("outputs:\n  ha:\n    mqtt: mqtt://h/t\n    location_seconds: 5\n", "outputs.ha.location_seconds: only owntracks and homeassistant outputs publish positions"),
-        ("outputs:\n  hub:\n    secret_file: /nonexistent\n", "waymark.yaml:3:18: outputs.hub.secret_file: cannot read a secret"),
+        ("outputs:\n  hub:\n    secret_file: /nonexistent\n", "waymark.yaml:3:18: outputs.hub.secret_file: cannot use '/nonexistent' as a secret: cannot read the file"),
         ("outputs:\n  hub:\n    webhook: ftp://x/\n    secret_file: SECRET\n", "outputs.hub.webhook: expected an http:// or https:// URL"),
         ("outputs:\n  hub:\n    webhook: https://x/\n", "outputs.hub.secret_file: missing"),
         ("outputs:\n  hub:\n    webhook: https://x/\n    secret_file: SECRET\n    kinds: [nope]\n", "outputs.hub.kinds: unknown kind 'nope'"),
@@ -73,7 +73,7 @@ import WaymarkTestSupport
     ])
     func badOutputsNameTheKeyAndLine(yaml: String, expected: String) throws {
         let directory = try TemporaryDirectory()
-        let secret = try directory.write("secret", "s\n")
+        let secret = try directory.writeSecret("secret", "s\n")
         do {
             _ = try DaemonConfiguration.parse(yaml: yaml.replacingOccurrences(of: "SECRET", with: secret), file: "waymark.yaml", over: defaults)
             Issue.record("accepted \(yaml)")

@@ -35,10 +35,11 @@ extension ConfigurationReader {
                 case "webhook", "mqtt": request.url = try string(setting, key: field)
                 case "secret_file":
                     let path = try string(setting, key: field)
-                    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-                        let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty
-                    else { throw error(setting, key: field, "cannot read a secret from the first line of '\(path)'") }
-                    secret = String(line)
+                    do {
+                        secret = try SecretFile.firstLine(of: path, key: field)
+                    } catch {
+                        throw self.error(setting, key: field, "cannot use '\(path)' as a secret: \(error.message)")
+                    }
                 case "regions": request.regions = try strings(setting, key: field)
                 case "devices": request.devices = try strings(setting, key: field)
                 case "kinds": request.kinds = try strings(setting, key: field)

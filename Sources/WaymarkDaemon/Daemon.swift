@@ -39,6 +39,7 @@ public enum Daemon {
         let handlerSocket = try await HandlerSocketServer.bind(base: configuration.handlerSocketDirectory, logger: logger)
         var handlerSettings = HandlerSupervisor.Settings()
         handlerSettings.logDirectory = configuration.handlerLogDirectory
+        handlerSettings.logMaximumBytes = configuration.handlerLogMaximumBytes
         handlerSettings.lifecycle.maximumSuspended = configuration.maximumSuspendedHandlers
         let supervisor = HandlerSupervisor(
             store: store, socketPath: handlerSocket.path, settings: handlerSettings,
@@ -46,6 +47,8 @@ public enum Daemon {
                 regionState: { id in await pipeline.regionState(identifier: id)?.json ?? "null" },
                 lastLocation: { pipeline.snapshot().lastFix?.json ?? "null" }),
             clock: clock, logger: logger)
+        // Before anything can be launched: what a daemon that died without its shutdown left.
+        await supervisor.endOrphans()
         let fleet = DeviceFleet(store: store, writer: writer, regions: regions, feed: feed, clock: clock, logger: logger)
         let directory = DeviceDirectory(store: store)
         let configuredOutputs = configuration.outputs

@@ -52,6 +52,7 @@ extension WaymarkStore {
         registerRegionsEstablishedMigration(in: &migrator)
         registerOutputMigration(in: &migrator)
         registerOutputLocationMigration(in: &migrator)
+        registerHandlerProcessMigration(in: &migrator)
         return migrator
     }
 

@@ -24,6 +24,27 @@ import WaymarkHandlers
         #expect(driver.lifecycle.nextDeadline == nil)
     }
 
+    /// A launched process that never says `hello` is not suspended (to be resumed for the next
+    /// event, and again, forever): at the end of its background time it is ended, and that
+    /// counts as a crash, so the next launch waits out a backoff.
+    @Test func aLaunchThatNeverConnectsFailsAtTheEndOfItsBackgroundTime() {
+        var driver = LifecycleDriver([LifecycleDriver.registration("a", budget: 2)])
+        driver.queue["a"] = "region"
+        driver.at(0, .eventsQueued(handler: "a", reason: "region"))
+        let timed = driver.run(until: 2_500)
+        #expect(timed.contains(.init(ms: 2_000, action: .kill(handler: "a", SIGKILL, reason: "never connected (no hello) in its background time"))))
+        #expect(!timed.contains { $0.action == .signal(handler: "a", SIGSTOP) })
+        let exit = driver.at(2_050, .exited(handler: "a", code: nil, signal: SIGKILL))
+        #expect(exit.contains(.logState(
+            handler: "a", .terminated,
+            reason: "never connected (no hello) in its background time (signal 9); next launch in 1.0 s at the earliest")), "\(exit)")
+        #expect(driver.handler("a").counters.crashes == 1 && driver.handler("a").state == .terminated)
+        // The next launch, after the backoff, that connects is suspended as usual.
+        driver.at(3_100, .eventsQueued(handler: "a", reason: "region"))
+        driver.at(3_300, .connected(handler: "a"))
+        #expect(driver.run(until: 6_000).contains(.init(ms: 5_100, action: .signal(handler: "a", SIGSTOP))))
+    }
+
     @Test func aNewEventResumesASuspendedHandlerOnAFreshBudget() {
         var driver = LifecycleDriver([LifecycleDriver.registration("a", budget: 2)])
         driver.launchForRegion("a", at: 0)

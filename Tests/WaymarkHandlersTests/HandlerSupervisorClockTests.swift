@@ -6,9 +6,9 @@ import WaymarkHandlers
 import WaymarkStore
 import WaymarkTestSupport
 
-/// The supervisor on the clock it is given (docs/semantics.md §1.2): a real process is suspended
-/// when a manual clock reaches the end of its budget, with no real seconds waited, and the
-/// supervisor sleeps until exactly the lifecycle's deadlines.
+/// The supervisor on the clock it is given (docs/semantics.md §1.2): a real process meets the end
+/// of its budget when a manual clock reaches it, with no real seconds waited, and the supervisor
+/// sleeps until exactly the lifecycle's deadlines.
 @Suite struct HandlerSupervisorClockTests {
     static let quiet = Logger(label: "waymark.test", factory: { _ in SwiftLogNoOpLogHandler() })
     static let start = Timestamp(secondsSince1970: 1_780_000_000)
@@ -39,10 +39,17 @@ import WaymarkTestSupport
         #expect(await Self.eventually { clock.nextDeadline == Self.start.adding(seconds: 10) })
         #expect(HandlerProcess.state(of: pid) != "T")
         clock.advance(by: 1)
-        #expect(await Self.eventually { HandlerProcess.state(of: pid) == "T" })
-        #expect(await supervisor.status().first?.state == "suspended")
-        // Nothing is due: it sleeps the longest idle sleep, not 100 ms.
-        #expect(await Self.eventually { clock.nextDeadline == Self.start.adding(seconds: 10 + 3600) })
+        // `sleep` never connects: rather than suspended (and resumed for every event, forever),
+        // it is ended at the end of its background time, and that counts as a crash.
+        #expect(await Self.eventually { HandlerProcess.state(of: pid) == nil })
+        var status = await supervisor.status().first
+        for _ in 0..<1000 where status?.state != "terminated" {
+            try await Task.sleep(for: .milliseconds(10))
+            status = await supervisor.status().first
+        }
+        #expect(status?.state == "terminated" && status?.counters?.crashes == 1, "\(String(describing: status))")
+        // The crash's backoff (1 s) is the next deadline: it sleeps until exactly then.
+        #expect(await Self.eventually { clock.nextDeadline == Self.start.adding(seconds: 11) })
         await supervisor.shutdown()
     }
 

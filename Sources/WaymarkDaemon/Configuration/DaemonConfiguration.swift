@@ -1,6 +1,7 @@
 import WaymarkCore
 import Foundation
 import Logging
+import WaymarkHandlers
 import WaymarkBeacons
 import WaymarkOutputs
 
@@ -43,6 +44,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     var handlerSocketDirectoryOverride: String?
     /// `handlers.log_directory`: handlers' stdout and stderr go to `NAME.log` there; nil: discarded.
     public var handlerLogDirectory: String?
+    /// `handlers.log_max_bytes`: a handler's log past this is copied to `NAME.log.1` and emptied.
+    public var handlerLogMaximumBytes = HandlerLog.defaultMaximumBytes
     /// `handlers.max_suspended`: suspended handlers beyond this are terminated, oldest first.
     public var maximumSuspendedHandlers = 8
     /// `log.level`: trace, debug, info, notice, warning, error, critical (default info).

@@ -39,18 +39,26 @@ extension HandlerLifecycle {
         handlers[name]!.backgroundStart = nil
         handlers[name]!.killAt = nil
         handlers[name]!.stopping = nil
+        handlers[name]!.failedToConnect = false
         let how = code.map { "exit \($0)" } ?? "signal \(signal ?? 0)"
-        if let reason = handler.stopping {
+        if handler.failedToConnect {
+            crashed(name, "\(handler.stopping ?? "never connected") (\(how))")
+        } else if let reason = handler.stopping {
             transition(name, to: .terminated, reason: "\(reason) (\(how))")
         } else if code == 0 {
             transition(name, to: .notRunning, reason: "exited (\(how))")
         } else {
-            handlers[name]!.crashes += 1
-            handlers[name]!.counters.crashes += 1
-            let backoff = Self.backoff(afterCrashes: handlers[name]!.crashes)
-            handlers[name]!.notBefore = now.adding(seconds: backoff)
-            transition(name, to: .terminated, reason: "crashed (\(how)); next launch in \(backoff) s at the earliest")
+            crashed(name, "crashed (\(how))")
         }
         pump(name)
+    }
+
+    /// A crash, or a launch that failed: the next launch waits out a growing backoff.
+    private mutating func crashed(_ name: String, _ what: String) {
+        handlers[name]!.crashes += 1
+        handlers[name]!.counters.crashes += 1
+        let backoff = Self.backoff(afterCrashes: handlers[name]!.crashes)
+        handlers[name]!.notBefore = now.adding(seconds: backoff)
+        transition(name, to: .terminated, reason: "\(what); next launch in \(backoff) s at the earliest")
     }
 }

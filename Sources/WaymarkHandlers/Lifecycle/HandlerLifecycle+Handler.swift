@@ -12,6 +12,11 @@ extension HandlerLifecycle {
         /// A `spawn` asked for and not yet answered.
         var launching: Launch?
         public internal(set) var connected = false
+        /// Whether the running process has connected (said `hello` with its token) since it was
+        /// launched; one that never does fails at the end of its first background time.
+        var helloSinceLaunch = false
+        /// Set when the process is ended for never connecting: its end counts as a crash.
+        var failedToConnect = false
         public internal(set) var launchReason = ""
         /// When the current background period began (launch or resume).
         public internal(set) var backgroundStart: Timestamp?

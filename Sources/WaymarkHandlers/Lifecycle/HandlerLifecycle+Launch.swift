@@ -78,6 +78,8 @@ extension HandlerLifecycle {
         handlers[name]!.stopping = nil
         handlers[name]!.killAt = nil
         handlers[name]!.willSuspendSent = false
+        handlers[name]!.helloSinceLaunch = false
+        handlers[name]!.failedToConnect = false
         handlers[name]!.backgroundStart = launch.active ? nil : now
         handlers[name]!.counters.launches += 1
         if !launch.active { openPeriod(name) }

@@ -13,6 +13,7 @@ extension HandlerLifecycle {
             transition(name, to: .active, reason: "connected by the user")
         }
         handlers[name]!.connected = true
+        handlers[name]!.helloSinceLaunch = true
         handlers[name]!.lastSent = 0
         handlers[name]!.unacknowledgedSent = []
         let current = handlers[name]!

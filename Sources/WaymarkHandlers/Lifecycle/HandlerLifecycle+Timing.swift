@@ -37,7 +37,12 @@ extension HandlerLifecycle {
         }
         guard remaining <= 0 && handler.stopping == nil else { return }
         closePeriod(name)
-        if !handler.openTasks.isEmpty {
+        if !handler.helloSinceLaunch {
+            // Launched for events and never connected: suspending it and resuming it for the
+            // next event would repeat forever. It failed: ended, and counted as a crash (backoff).
+            handlers[name]!.failedToConnect = true
+            stop(name, reason: "never connected (no hello) in its background time", signal: SIGKILL)
+        } else if !handler.openTasks.isEmpty {
             stop(name, reason: "background time over with \(handler.openTasks.count) background task(s) still open", signal: SIGKILL)
         } else if handler.registration.exitsOnSuspend {
             stop(name, reason: "budget spent (exits on suspend)", signal: SIGTERM)

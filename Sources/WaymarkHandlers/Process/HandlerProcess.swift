@@ -68,6 +68,11 @@ public struct HandlerProcess: Sendable, Equatable {
     @discardableResult
     public func signalGroup(_ signal: Int32) -> Bool { kill(-pid, signal) == 0 || kill(pid, signal) == 0 }
 
+    /// SIGKILL to the process group only, never to the PID alone: after the handler itself has
+    /// been reaped its PID may belong to someone else, but its group lives on while any of its
+    /// children do (a group id is not reused while the group has members).
+    public func killGroup() { _ = kill(-pid, SIGKILL) }
+
     /// Waits for the process to end (blocking; call it off the cooperative pool) and returns
     /// a description: `exit N` or `signal N`.
     public func waitForExit() -> (code: Int32?, signal: Int32?) {

@@ -8,9 +8,11 @@ extension HandlerSupervisor {
     func perform(_ action: HandlerLifecycle.Action) {
         switch action {
         case .spawn(let name, let reason):
+            rotateLog(of: name)
             do {
                 let launched = try spawn(name, reason: reason)
                 processes[name] = launched
+                recordLaunch(of: name, launched.process)
                 feed(.spawned(handler: name))
                 watchExit(of: launched.process, handler: name)
             } catch {

@@ -43,7 +43,25 @@ extension HandlerSupervisor {
     /// act on it) and their connections close; unacknowledged events stay queued.
     public func shutdown() {
         commitAcknowledgements()
+        let groups = processes.values.map(\.process)
         feed(.shutdown)
         sleeper?.cancel()
+        stoppingGroups = groups
+    }
+
+    /// After `shutdown`: waits up to the termination grace for the handlers' processes to end,
+    /// then sends SIGKILL to the process group of every handler launched — the ones that ignored
+    /// SIGTERM, and whatever children a handler that did exit left behind — so nothing a handler
+    /// started outlives the daemon. A group already empty answers ESRCH: nothing happens.
+    public func finishShutdown() async {
+        let deadline = ContinuousClock.now + .milliseconds(Int(settings.lifecycle.terminationGrace * 1000))
+        while !processes.isEmpty, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        for (name, launched) in processes {
+            logger.warning("Handler still running after SIGTERM at shutdown; killing it", metadata: ["handler": "\(name)", "pid": "\(launched.process.pid)"])
+        }
+        for process in stoppingGroups { process.killGroup() }
+        stoppingGroups = []
     }
 }

@@ -32,6 +32,7 @@ extension HandlerSupervisor {
     func exited(_ name: String, pid: pid_t, code: Int32?, signal: Int32?) {
         guard processes[name]?.process.pid == pid else { return }
         processes[name] = nil
+        forgetLaunch(pid: pid)
         feed(.exited(handler: name, code: code, signal: signal))
     }
 }

@@ -25,6 +25,10 @@ public actor HandlerSupervisor {
         public var lifecycle = HandlerLifecycle.Settings()
         /// Where handlers' stdout and stderr go (`NAME.log`); nil: /dev/null.
         public var logDirectory: String?
+        /// A log past this size is rotated (`HandlerLog`), checked at each launch and every
+        /// `logCheckInterval` seconds while a handler runs unsuspended.
+        public var logMaximumBytes = HandlerLog.defaultMaximumBytes
+        public var logCheckInterval = 5.0
         /// Passed on to handlers from the daemon's environment when a registration allows them.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
 
@@ -72,6 +76,8 @@ public actor HandlerSupervisor {
     let clock: any WallClock
     var lifecycle: HandlerLifecycle
     var processes: [String: Launched] = [:]
+    /// The processes running when `shutdown` began: their groups get SIGKILL after the grace.
+    var stoppingGroups: [HandlerProcess] = []
     var connections: [String: HandlerConnection] = [:]
     /// The sleep of `run` until the lifecycle's next deadline, and that deadline.
     var sleeper: Task<Void, Never>?
@@ -159,7 +165,7 @@ public actor HandlerSupervisor {
         for action in lifecycle.handle(inputs, at: clock.now) { perform(action) }
         feeding -= 1
         if feeding == 0 { sendStagedDeliveries() }
-        if let sleepingUntil, let next = lifecycle.nextDeadline, next < sleepingUntil { sleeper?.cancel() }
+        if let sleepingUntil, let next = nextWake, next < sleepingUntil { sleeper?.cancel() }
     }
 
     /// The stored periods a handler starts with when the daemon (re)loads it.

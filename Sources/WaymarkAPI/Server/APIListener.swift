@@ -28,11 +28,20 @@ where Responder.Context: RequestContext, Responder.Context.Source == Application
     /// Serve HTTPS with this configuration (nil: plain HTTP).
     var tls: TLSConfiguration? = nil
 
+    /// The longest request target answered by the router; longer ones get 414 `uri-too-long`
+    /// as JSON like every other error.
+    static var maximumTargetBytes: Int { 16 << 10 }
+    /// What the HTTP decoder takes before it gives up with a bare 400 (NIO's default, 80 KiB,
+    /// refused a 100 KB query string without a word): request line and headers.
+    static var maximumHeadBytes: Int { 256 << 10 }
+
     func run() async throws {
         let responder = self.responder
         let logger = self.logger
         let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
-        let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: idle))
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: Self.maximumHeadBytes, maxHeaderListSize: Self.maximumHeadBytes)
+        let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: idle, httpDecoderConfiguration: decoder))
         let builder = try tls.map { try HTTPServerBuilder.tls(http1, tlsConfiguration: $0) } ?? http1
         let server = try builder.buildServer(
             configuration: ServerConfiguration(address: address, serverName: nil),
@@ -42,7 +51,14 @@ where Responder.Context: RequestContext, Responder.Context.Source == Application
                 let context = Responder.Context(source: ApplicationRequestContextSource(channel: channel, logger: logger))
                 var response: Response
                 do {
+                    guard request.uri.string.utf8.count <= Self.maximumTargetBytes else {
+                        throw APIError(
+                            .uriTooLong, code: "uri-too-long",
+                            message: "the request target has \(request.uri.string.utf8.count) bytes; at most \(Self.maximumTargetBytes)")
+                    }
                     response = try await responder.respond(to: request, context: context)
+                } catch let error as APIError {
+                    response = error.response
                 } catch {
                     logger.debug("unhandled error in the API", metadata: ["error": "\(error)"])
                     response = Response(status: .internalServerError)

@@ -12,10 +12,17 @@ import WaymarkTestSupport
 /// - nothing is stored twice, and the handler saw an event twice only as a redelivery
 ///   (same id, same record, a later attempt);
 /// - region monitoring resumed across the kills: the stored transitions are the ones an
-///   uninterrupted `waymark replay` of the same track reports.
+///   uninterrupted `waymark replay` of the same track reports;
+/// - the database passes `PRAGMA integrity_check` and SpatiaLite's `CheckSpatialIndex`;
+/// - no handler process is left running: each daemon ended what the killed one left.
+///
+/// CI runs 10 kills; `scripts/drill.sh KILLS [SEED]` runs more (`WAYMARK_DRILL_KILLS`,
+/// `WAYMARK_DRILL_SEED`) and writes its figures to `WAYMARK_DRILL_REPORT` (docs/reliability.md).
 @Suite(.serialized) struct KillDrillTests {
     static let track = "Tracks/lakeside-ride.gpx"
-    static let kills = 10
+    static let environment = ProcessInfo.processInfo.environment
+    static let kills = environment["WAYMARK_DRILL_KILLS"].flatMap(Int.init) ?? 10
+    static let seed = environment["WAYMARK_DRILL_SEED"].flatMap(UInt64.init) ?? 14
 
     @Test func sigkillAtRandomMomentsLosesNothingAnyoneWasGiven() async throws {
         let directory = try TemporaryDirectory()
@@ -28,7 +35,7 @@ import WaymarkTestSupport
             ["handlers", "add", "drill", "--exec", HandlerScenario.handlerPath, "--all-regions", "--significant", "--db", db, "--", "--out", out])
         try #require(added.status == 0, "\(added.stderr)")
 
-        var random = SplitMix64(seed: 14)
+        var random = SplitMix64(seed: Self.seed)
         var apiEvents: [[String: Any]] = []
         for round in 0..<Self.kills {
             let daemon = try BackgroundProcess.waymark(["serve", "--replay", Self.track, "--speed", "150", "--db", db, "--socket", socket])
@@ -47,16 +54,29 @@ import WaymarkTestSupport
 
         // The last run finishes the track, and the handler everything queued for it.
         let last = try BackgroundProcess.waymark(["serve", "--replay", Self.track, "--fast", "--db", db, "--socket", socket])
+        // Up before it is judged: after many kills the store may hold the whole track already,
+        // and a SIGTERM before the daemon handles signals would end it the default way.
+        _ = try await BackgroundProcess.waitUntil(timeout: 30) {
+            (try? await runProcess(Self.curl, ["-sf", "--unix-socket", socket, "http://localhost/v1/health"]))?.status == 0
+        }
         let finished = try await BackgroundProcess.waitUntil(timeout: 120) {
             guard (try? await Self.count(db, "SELECT count(*) FROM fixes")) == 2974 else { return false }
             return (try? await Self.count(db, "SELECT count(*) FROM handler_events WHERE acked_ns IS NULL")) == 0
         }
         last.send(SIGTERM)
-        #expect(try await last.wait(timeout: 20) == 0, "\(last.stderr.suffix(3000))")
+        let lastStatus = try await last.wait(timeout: 20)
+        #expect(lastStatus == 0, "status \(String(describing: lastStatus)), running \(last.isRunning)\n\(last.stdout.suffix(1000))\n\(last.stderr.suffix(3000))")
         try #require(finished, "the last run did not finish the track and the handler's queue\n\(last.stderr.suffix(3000))")
 
         let integrity = try await runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, "PRAGMA integrity_check;"])
         #expect(integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+        let spatialIndex = try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, ".load mod_spatialite", "SELECT CheckSpatialIndex('regions', 'geometry');"])
+        #expect(spatialIndex.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(spatialIndex.stdout)\(spatialIndex.stderr)")
+        // Handlers a killed daemon left (suspended or running) were ended by the next one, and
+        // the last one's shutdown ended its own.
+        let leftover = try await runProcess(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", out])
+        #expect(leftover.stdout.isEmpty, "handler processes outlived their daemons: \(leftover.stdout)")
 
         // Every event the API returned is stored; none is stored twice.
         let stored = try await runWaymark(["history", "--db", db, "--kind", "event"]).stdoutLines.compactMap(Self.object)
@@ -89,6 +109,19 @@ import WaymarkTestSupport
         let recorded = stored.filter { $0["kind"] as? String == "region" }.map(Self.transition)
         #expect(!expected.isEmpty)
         #expect(recorded == expected)
+
+        if let report = Self.environment["WAYMARK_DRILL_REPORT"] {
+            let lost = apiEvents.filter { event in !stored.contains { Self.same($0, event) } }.count
+                + given.filter { delivery in queued[delivery["id"] as? Int ?? -1] == nil }.count
+            let figures: [String: Any] = [
+                "kills": Self.kills, "seed": Self.seed, "eventsStored": stored.count, "apiEventsChecked": apiEvents.count,
+                "handlerDeliveriesChecked": given.count, "redeliveries": given.count - attempts.count, "lost": lost,
+                "storedTwice": Self.duplicates(stored).count, "transitionsMatchReplay": recorded == expected,
+                "integrity": integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                "leftoverHandlerProcesses": leftover.stdout.split(separator: "\n").count,
+            ]
+            try JSONSerialization.data(withJSONObject: figures, options: .sortedKeys).write(to: URL(fileURLWithPath: report))
+        }
     }
 
     static let curl = URL(fileURLWithPath: "/usr/bin/curl")

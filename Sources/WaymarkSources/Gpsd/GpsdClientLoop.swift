@@ -29,6 +29,9 @@ final class GpsdClientLoop {
         var logger: Logger
         var events: AsyncStream<[GpsdEvent]>.Continuation
         var control: GpsdControl
+        /// While watching, this long without a byte from gpsd sends it `?POLL;`; as long again
+        /// without an answer ends the connection (`GpsdSource`).
+        var silenceLimit: Duration = .seconds(10)
     }
 
     /// Why the connection ended.
@@ -53,6 +56,9 @@ final class GpsdClientLoop {
     private var droppedEvents = 0
     /// Events read since the last hand-over.
     private var pending: [GpsdEvent] = []
+    /// When gpsd last sent anything on this connection, and when a `?POLL;` went out unanswered.
+    private var lastHeard = ContinuousClock.now
+    private var probeSent: ContinuousClock.Instant?
 
     init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -137,9 +143,12 @@ final class GpsdClientLoop {
     /// Reads reports until the connection is lost or a stop is requested.
     private func serve() -> Ending {
         var watching = false
+        lastHeard = .now
+        probeSent = nil
         while true {
             let wishes = configuration.control.wishes
             if wishes.stop { return .stopped }
+            if watching, let silence = checkSilence() { return .lost(silence) }
             if wishes.watching != watching {
                 let flags = wishes.watching ? UInt32(WATCH_ENABLE | WATCH_JSON) : UInt32(WATCH_DISABLE)
                 errno = 0
@@ -147,6 +156,8 @@ final class GpsdClientLoop {
                     return .lost("cannot send WATCH to gpsd: \(describeErrno())")
                 }
                 watching = wishes.watching
+                lastHeard = .now
+                probeSent = nil
                 logger.info(watching ? "watching gpsd" : "stopped watching gpsd; the receiver may idle")
             }
 
@@ -157,16 +168,18 @@ final class GpsdClientLoop {
                 if code != 0 && code != EINTR && code != EAGAIN {
                     return .lost("waiting for gpsd failed: \(describeErrno(code))")
                 }
-                sleepUntilGpsdOrWish()
+                sleepUntilGpsdOrWish(timeout: watching ? silenceTimeout() : nil)
                 continue
             }
             errno = 0
             let length = gps_read(data, message, Int32(Self.messageCapacity))
             if length < 0 { return .lost(readFailure()) }
+            lastHeard = .now
+            probeSent = nil
             if length == 0 {
                 // Part of a line is buffered; gps_waiting would say "ready" at once, so wait
                 // on the socket itself for the rest.
-                sleepUntilGpsdOrWish()
+                sleepUntilGpsdOrWish(timeout: watching ? silenceTimeout() : nil)
                 continue
             }
             handleMessage()
@@ -174,17 +187,49 @@ final class GpsdClientLoop {
         }
     }
 
-    /// Blocks until gpsd's socket has something (data, end of stream, an error) or a wish
-    /// changed; a signal ends it early, which the loop treats like a wish.
-    private func sleepUntilGpsdOrWish() {
+    /// Blocks until gpsd's socket has something (data, end of stream, an error), a wish
+    /// changed, or `timeout` passed (nil: no timeout); a signal ends it early, which the loop
+    /// treats like a wish.
+    private func sleepUntilGpsdOrWish(timeout: Duration? = nil) {
         flush()
         var descriptors = [
             pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: configuration.control.wakeDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        _ = poll(&descriptors, nfds_t(descriptors.count), -1)
+        let milliseconds = timeout.map { Int32(clamping: max(1, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)) } ?? -1
+        _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         configuration.control.drainWakes()
     }
+
+    /// A watched gpsd says nothing while its receiver says nothing, so silence alone proves
+    /// nothing; a gpsd that does not answer `?POLL;` either is gone (a host that vanished, a
+    /// gpsd that hangs) without its socket having closed. After `silenceLimit` of silence the
+    /// probe goes out; after as long again without a byte, the reason to end the connection.
+    private func checkSilence() -> String? {
+        let now = ContinuousClock.now
+        if let sent = probeSent {
+            guard now - sent >= configuration.silenceLimit else { return nil }
+            return "gpsd silent for \(Self.seconds(now - lastHeard)) s and no answer to ?POLL"
+        }
+        guard now - lastHeard >= configuration.silenceLimit else { return nil }
+        // Straight to the socket (libgps' gps_send is variadic, out of Swift's reach).
+        let probe = Array("?POLL;\n".utf8)
+        errno = 0
+        guard probe.withUnsafeBytes({ send(data.pointee.gps_fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == probe.count else {
+            return "cannot send ?POLL to gpsd: \(describeErrno())"
+        }
+        logger.debug("gpsd silent; asking it for a POLL", metadata: ["gpsd.silent_s": "\(Self.seconds(now - lastHeard))"])
+        probeSent = now
+        return nil
+    }
+
+    /// How long until `checkSilence` has something to do.
+    private func silenceTimeout() -> Duration {
+        let since = probeSent ?? lastHeard
+        return max(.milliseconds(1), configuration.silenceLimit - (ContinuousClock.now - since))
+    }
+
+    private static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
 
     /// Why gps_read returned -1: end of stream, a socket error, or a line longer than libgps'
     /// buffer (it then can never find the line's end).

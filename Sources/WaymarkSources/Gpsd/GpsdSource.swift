@@ -18,8 +18,11 @@ import WaymarkCore
 /// once and reconnects with ``Backoff`` (by default 0.1 s doubling to 1 s, so fixes resume
 /// within about 1 s of gpsd's return) until ``stop()``.
 ///
-/// A dead peer that never closes its socket (a host that vanished) is not detected: gpsd
-/// sends nothing while a receiver is silent, so silence alone proves nothing.
+/// While watching, a connection with nothing from gpsd for `silenceLimit` (10 s) gets a
+/// `?POLL;`, which a live gpsd answers whether or not its receiver reports; with no answer
+/// within as long again the connection is ended as lost (`disconnected`, then a gap in the
+/// history) and opened anew: a gpsd that hangs, or a host that vanished without closing its
+/// socket, is noticed in about twice the limit.
 public final class GpsdSource: Sendable {
     public let host: String
     public let port: Int
@@ -30,6 +33,7 @@ public final class GpsdSource: Sendable {
     private let control = GpsdControl()
     private let logger: Logger
     private let backoff: Backoff
+    private let silenceLimit: Duration
 
     /// - Parameters:
     ///   - host: gpsd's host name or address.
@@ -39,10 +43,12 @@ public final class GpsdSource: Sendable {
     ///   - backoff: the waits between reconnection attempts.
     ///   - bufferLimit: batches kept for a slow consumer; beyond it the oldest are dropped
     ///     (and the drop logged), since a live position matters more than an old one.
+    ///   - silenceLimit: silence while watching before gpsd is asked whether it is there.
     public init(
         host: String = "127.0.0.1", port: Int = 2947, logger: Logger, backoff: Backoff = .default,
-        bufferLimit: Int = 65_536
+        bufferLimit: Int = 65_536, silenceLimit: Duration = .seconds(10)
     ) {
+        self.silenceLimit = silenceLimit
         self.host = host
         self.port = port
         var logger = logger
@@ -62,7 +68,7 @@ public final class GpsdSource: Sendable {
         guard control.claimStart() else { return }
         let configuration = GpsdClientLoop.Configuration(
             host: host, port: port, backoff: backoff, logger: logger, events: continuation,
-            control: control)
+            control: control, silenceLimit: silenceLimit)
         Thread {
             // Named from inside: on Linux a name given before `start` does not reach the kernel,
             // and the thread would show up in `top -H` under its creator's name.

@@ -130,6 +130,35 @@ struct GpsdSourceTests {
             ])
     }
 
+    /// A restart storm (docs/reliability.md): gpsd SIGKILLed and started again 20 times while
+    /// it feeds; each time fixes resume within 2 s of its return, and each outage is reported
+    /// once (one `disconnected`, hence one gap in the daemon's history).
+    @Test func twentyGpsdRestartsEachResumeWithinTwoSeconds() async throws {
+        let harness = try GpsdHarness(log: Self.log("bundg_zeus_9.log"), pace: .interval(.milliseconds(1)), repeats: true)
+        defer { harness.shutdown() }
+        try await harness.start()
+        let source = Self.source(harness)
+        defer { source.stop() }
+        let recorder = EventRecorder.start(source)
+        source.start()
+        #expect(await recorder.wait { $0.filter(\.event.isFix).count >= 5 })
+        var worst = Duration.zero
+        for round in 1...20 {
+            try await harness.stopGpsd(signal: SIGKILL)
+            #expect(await recorder.wait(timeout: .seconds(2)) { $0.filter(\.event.isDisconnected).count == round }, "round \(round)")
+            let before = recorder.all.count
+            try await harness.restartGpsd()
+            let backAt = try #require(harness.gpsdReadyAt)
+            #expect(await recorder.wait(timeout: .seconds(4)) { $0.dropFirst(before).contains(where: \.event.isFix) }, "round \(round): no fix")
+            let firstFix = try #require(recorder.firstFix(after: before))
+            worst = max(worst, firstFix.at - backAt)
+        }
+        #expect(worst < .seconds(2), "worst resume \(worst)")
+        let events = recorder.events
+        #expect(events.filter(\.isDisconnected).count == 20 && events.filter(\.isConnected).count == 21)
+        print("gpsd restart storm: 20 restarts, worst resume \(worst) after gpsd accepted connections again")
+    }
+
     @Test func retriesUntilGpsdStarts() async throws {
         let harness = try GpsdHarness(log: Self.log("ublox-lea-4h.log"))
         defer { harness.shutdown() }
@@ -335,6 +364,39 @@ struct GpsdSourceTests {
         #expect(await iterator.next() == [.disconnected(reason: "source stopped")])
         #expect(await iterator.next() == nil)
         source.stop()  // twice is fine
+    }
+
+    /// A peer that stops talking and does not answer `?POLL;` (a hung gpsd, a host gone without
+    /// closing its socket) is given up on after twice the silence limit, and opened anew.
+    @Test func aSilentPeerThatIgnoresPOLLIsReconnected() async throws {
+        let feeder = try LineFeeder(chunks: [])  // accepts, then says nothing, whatever it is sent
+        defer { feeder.shutdown() }
+        let source = GpsdSource(port: feeder.port, logger: RecordedLog().logger(), silenceLimit: .milliseconds(400))
+        defer { source.stop() }
+        let recorder = EventRecorder.start(source)
+        source.start()
+        let again = await recorder.wait(timeout: .seconds(10)) { $0.filter(\.event.isConnected).count >= 2 }
+        #expect(again, "\(recorder.events)")
+        let lost = recorder.events.compactMap { event -> String? in if case .disconnected(let reason) = event { reason } else { nil } }
+        #expect(lost.first?.hasPrefix("gpsd silent for 0 s and no answer to ?POLL") == true, "\(lost)")
+    }
+
+    /// A real gpsd whose receiver sends nothing is silent too, but answers `?POLL;`: the
+    /// connection stays.
+    @Test func aQuietGpsdThatAnswersPOLLIsKept() async throws {
+        let harness = try GpsdHarness(feeder: LineFeeder(chunks: []))
+        defer { harness.shutdown() }
+        try await harness.start()
+        let log = RecordedLog()
+        let source = GpsdSource(port: harness.port, logger: log.logger(), silenceLimit: .milliseconds(400))
+        defer { source.stop() }
+        let recorder = EventRecorder.start(source)
+        source.start()
+        #expect(await recorder.wait { $0.contains(where: \.event.isConnected) })
+        try await Task.sleep(for: .seconds(3))  // several probes
+        let events = recorder.events
+        let dropped = events.contains { $0.isDisconnected }
+        #expect(!dropped, "\(events)\n\(harness.gpsdLog)")
     }
 
     @Test func cancellingRunStopsTheSource() async throws {

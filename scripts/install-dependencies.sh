@@ -24,6 +24,8 @@ packages=(
     openssl
     # the HTTP load generator of Benchmarks/http_ingest.py (devices over the network listener)
     wrk
+    # systemd-analyze verifies and rates the shipped unit (packaging/); pgrep finds leftover handlers
+    systemd procps
 )
 
 # The GPX 1.1 and OGC KML 2.2 schemas (with KML's Atom and xAL imports) that the export tests

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -25,6 +26,8 @@ int waymark_limit_address_space(pid_t pid, unsigned long long bytes) {
     struct rlimit limit = {bytes, bytes};
     return prlimit(pid, RLIMIT_AS, &limit, NULL);
 }
+
+int waymark_clear_ambient_capabilities(void) { return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); }
 
 int waymark_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 

@@ -18,6 +18,7 @@ public enum Daemon {
     /// serving when the store cannot be opened or a configured region file is bad.
     public static func run(_ given: DaemonConfiguration, logger: Logger) async throws {
         let configuration = given.withAbsolutePaths(from: FileManager.default.currentDirectoryPath)
+        HandlerProcess.withholdAmbientCapabilities()
         for folder in configuration.folders {
             try PrivateFolder.create(folder, mustBeOwnPrivate: folder == DefaultLocations.sharedRuntimeFolder)
         }

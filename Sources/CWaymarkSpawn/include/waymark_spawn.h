@@ -14,6 +14,11 @@ short waymark_spawn_setsid_flag(void);
 /// prlimit(pid, RLIMIT_AS, …): cap the child's address space; 0 or -1 with errno.
 int waymark_limit_address_space(pid_t pid, unsigned long long bytes);
 
+/// prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL): capabilities the daemon was given as ambient
+/// ones (systemd's AmbientCapabilities=, for Bluetooth) stop passing to the programs it
+/// executes; the daemon keeps them. 0 or -1 with errno.
+int waymark_clear_ambient_capabilities(void);
+
 /// pidfd_open(2): a descriptor for process `pid`, readable once it has exited; -1 with errno.
 int waymark_pidfd_open(pid_t pid);
 /// waitid(P_PIDFD, pidfd, WEXITED): reaps the process. 0 with `*code` (exit status, or -1)

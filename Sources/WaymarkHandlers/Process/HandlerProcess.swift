@@ -9,6 +9,13 @@ import Foundation
 public struct HandlerProcess: Sendable, Equatable {
     public let pid: pid_t
 
+    /// Capabilities the daemon holds as ambient ones (systemd's `AmbientCapabilities=CAP_NET_RAW`
+    /// for Bluetooth, packaging/waymark.service.d/bluetooth.conf) would pass to every program it
+    /// executes; cleared once at start, handlers get none. The daemon keeps them. False when the
+    /// kernel refused (it has no ambient capabilities: nothing to clear).
+    @discardableResult
+    public static func withholdAmbientCapabilities() -> Bool { waymark_clear_ambient_capabilities() == 0 }
+
     /// Starts `executable` with exactly `arguments` and `environment`, in `directory`, stdin
     /// from /dev/null, stdout and stderr to `logPath` (appended) or /dev/null, no other
     /// descriptors. Throws a message naming what failed (a missing or non-executable file).

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 import Testing
-import WaymarkAPI
+@testable import WaymarkAPI
 import WaymarkTestSupport
 
 /// The real server on a Unix socket (and loopback TCP), queried with curl and with
@@ -12,13 +13,14 @@ import WaymarkTestSupport
     /// it down gracefully and checks it stopped and removed its socket.
     static func withServer(
         _ backend: FakeBackend, in directory: TemporaryDirectory, socketName: String = "run/api.sock", tcp: Bool = false,
-        heartbeat: Duration = .seconds(15),
+        heartbeat: Duration = .seconds(15), admits: (@Sendable (PeerCredentials) -> Bool)? = nil,
         _ body: @Sendable (APIServer.ListeningAddresses) async throws -> Void
     ) async throws {
         let (ready, readyContinuation) = AsyncStream<APIServer.ListeningAddresses>.makeStream()
-        let configuration = APIServer.Configuration(
+        var configuration = APIServer.Configuration(
             socketPath: directory.path(socketName), tcpPort: tcp ? 0 : nil, token: tcp ? "t0ken" : nil,
             heartbeatInterval: heartbeat, onReady: { readyContinuation.yield($0) })
+        if let admits { configuration.admitsPeer = admits }
         let server = try APIServer(configuration: configuration, backend: backend, logger: Logger(label: "test"))
         let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -107,6 +109,25 @@ import WaymarkTestSupport
                 """, [path])
             #expect(huge.stdout.hasPrefix("HTTP/1.1 400"), "\(huge.stdout) \(huge.stderr)")
         }
+    }
+
+    /// The Unix socket asks the kernel who connected (SO_PEERCRED) and serves only whom its
+    /// rule admits — by default the daemon's own user and root.
+    @Test func theSocketServesOnlyThePeersItsRuleAdmits() async throws {
+        let directory = try TemporaryDirectory()
+        let seen = Mutex<[PeerCredentials]>([])
+        try await Self.withServer(FakeBackend(), in: directory, admits: { peer in
+            seen.withLock { $0.append(peer) }
+            return peer.uid == 4_000_000_000  // nobody real
+        }) { addresses in
+            let refused = try await Self.curl(["--unix-socket", addresses.socketPath, "-w", "\n%{http_code}", "http://localhost/v1/health"])
+            #expect(refused.stdout.hasSuffix("\n403"), "\(refused.stdout)")
+            #expect(refused.stdout.contains(#""code":"forbidden-peer""#))
+        }
+        let peer = try #require(seen.withLock { $0.first })
+        #expect(peer.uid == geteuid() && peer.gid == getegid() && peer.pid > 0)
+        #expect(PeerCredentials.isTrusted(peer))
+        #expect(!PeerCredentials.isTrusted(PeerCredentials(pid: 1, uid: 4_000_000_000, gid: 0)))
     }
 
     @Test func clientSaysNoDaemonWhenNothingListens() throws {

@@ -27,6 +27,9 @@ where Responder.Context: RequestContext, Responder.Context.Source == Application
     var idleTimeout: Duration? = nil
     /// Serve HTTPS with this configuration (nil: plain HTTP).
     var tls: TLSConfiguration? = nil
+    /// Answer only peers this accepts (a Unix socket's SO_PEERCRED); others get 403
+    /// `forbidden-peer`. Nil: no check (TCP listeners, which have their tokens).
+    var admits: (@Sendable (PeerCredentials) -> Bool)? = nil
 
     /// The longest request target answered by the router; longer ones get 414 `uri-too-long`
     /// as JSON like every other error.
@@ -38,6 +41,7 @@ where Responder.Context: RequestContext, Responder.Context.Source == Application
     func run() async throws {
         let responder = self.responder
         let logger = self.logger
+        let admits = self.admits
         let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: Self.maximumHeadBytes, maxHeaderListSize: Self.maximumHeadBytes)
@@ -51,6 +55,12 @@ where Responder.Context: RequestContext, Responder.Context.Source == Application
                 let context = Responder.Context(source: ApplicationRequestContextSource(channel: channel, logger: logger))
                 var response: Response
                 do {
+                    if let admits {
+                        guard let peer = await PeerCredentials.of(channel), admits(peer) else {
+                            logger.warning("API request from a user the socket does not serve refused")
+                            throw APIError(.forbidden, code: "forbidden-peer", message: "this API serves the daemon's own user only")
+                        }
+                    }
                     guard request.uri.string.utf8.count <= Self.maximumTargetBytes else {
                         throw APIError(
                             .uriTooLong, code: "uri-too-long",

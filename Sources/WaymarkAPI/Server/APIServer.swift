@@ -29,6 +29,9 @@ public struct APIServer: Service {
         public var heartbeatInterval: Duration
         /// Called once every listener is up, with where (the TCP port chosen for port 0).
         public var onReady: (@Sendable (ListeningAddresses) async -> Void)?
+        /// Which peers (SO_PEERCRED) the Unix socket serves: by default the daemon's own user
+        /// and root; others get 403 `forbidden-peer` (tests pass their own rule).
+        var admitsPeer: @Sendable (PeerCredentials) -> Bool = PeerCredentials.isTrusted
 
         public init(
             socketPath: String, tcpPort: Int? = nil, token: String? = nil, maximumBodySize: Int = 64 << 20,
@@ -79,7 +82,7 @@ public struct APIServer: Service {
         let logger = self.logger
         let socketPath = configuration.socketPath
 
-        let unixApp = APIListener(
+        var unixApp = APIListener(
             responder: Self.makeRouter(backend: backend, configuration: configuration).buildResponder(),
             address: .unixDomainSocket(path: placement.bindPath), logger: logger,
             onServerRunning: { _ in
@@ -99,6 +102,8 @@ public struct APIServer: Service {
                     failure.yield(error)
                 }
             })
+        unixApp.admits = configuration.admitsPeer
+        let unixListener = unixApp
         let tcpApp: APIListener<RouterResponder<BasicRequestContext>>?
         if let port = configuration.tcpPort, let token = configuration.token {
             tcpApp = APIListener(
@@ -120,7 +125,7 @@ public struct APIServer: Service {
             group.addTask {
                 defer { failure.finish() }
                 try await withThrowingTaskGroup(of: Void.self) { apps in
-                    apps.addTask { try await unixApp.run() }
+                    apps.addTask { try await unixListener.run() }
                     if let tcpApp { apps.addTask { try await tcpApp.run() } }
                     try await apps.waitForAll()
                 }

@@ -161,3 +161,49 @@ import WaymarkTestSupport
         }
     }
 }
+
+/// What a handler process starts with (docs/handlers.md): no shell, a fixed PATH and Waymark's
+/// own variables only (none of the daemon's environment unless allow-listed), stdin from
+/// /dev/null, no descriptor above 2, a session and process group of its own.
+@Suite struct HandlerSpawnTests {
+    static let inspector = """
+        import json, os, sys
+        fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+        with open(sys.argv[1], "w") as out:
+            json.dump({"env": dict(os.environ), "fds": fds, "stdin": os.readlink("/proc/self/fd/0"),
+                       "sid": os.getsid(0), "pgid": os.getpgid(0), "pid": os.getpid()}, out)
+        """
+
+    @Test func aHandlerStartsWithAMinimalEnvironmentAndNoInheritedDescriptors() async throws {
+        let scenario = try await HandlerScenario()
+        let script = try scenario.directory.write("inspect.py", Self.inspector)
+        let report = scenario.directory.path("report.json")
+        let added = try await runWaymark(
+            ["handlers", "add", "inspect", "--exec", "/usr/bin/python3", "--regions", "hut", "--db", scenario.db, "--", script, report])
+        try #require(added.status == 0, "\(added.stderr)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYMARK_SECRET_OF_THE_DAEMON"] = "must not leak"
+        let daemon = try BackgroundProcess(
+            ProjectPaths.waymarkExecutable, ["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket],
+            environment: environment)
+        try await daemon.whileRunning {
+            let launched = try await BackgroundProcess.waitUntil(timeout: 20) {
+                (try? await runWaymark(["handlers", "launch", "inspect", "--socket", scenario.socket]))?.status == 0
+            }
+            try #require(launched, "\(daemon.stderr.suffix(2000))")
+            _ = try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: report) }
+            let seen = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+            let env = try #require(seen["env"] as? [String: String])
+            #expect(Set(env.keys).subtracting(["LC_CTYPE"]) == ["PATH", "WAYMARK_HANDLER_SOCKET", "WAYMARK_HANDLER_NAME", "WAYMARK_HANDLER_TOKEN", "WAYMARK_LAUNCH_REASON"], "\(env.keys.sorted())")
+            #expect(env["PATH"] == "/usr/local/bin:/usr/bin:/bin")
+            #expect(env["WAYMARK_HANDLER_SOCKET"]?.hasPrefix("/") == true)
+            // 0–2, and the descriptor listdir itself had open.
+            let fds = try #require(seen["fds"] as? [Int])
+            #expect(Array(fds.prefix(3)) == [0, 1, 2] && fds.count <= 4, "\(fds)")
+            #expect(seen["stdin"] as? String == "/dev/null")
+            let pid = seen["pid"] as? Int
+            #expect(seen["sid"] as? Int == pid && seen["pgid"] as? Int == pid, "a session and group of its own: \(seen)")
+        }
+    }
+}

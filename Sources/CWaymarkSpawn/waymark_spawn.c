@@ -27,6 +27,22 @@ int waymark_limit_address_space(pid_t pid, unsigned long long bytes) {
     return prlimit(pid, RLIMIT_AS, &limit, NULL);
 }
 
+long long waymark_raise_descriptor_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    rlim_t before = limit.rlim_cur;
+    limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    return (long long)before;
+}
+
+int waymark_limit_descriptors(pid_t pid, unsigned long long soft) {
+    struct rlimit limit;
+    if (prlimit(pid, RLIMIT_NOFILE, NULL, &limit) != 0) return -1;
+    if (soft < limit.rlim_max) limit.rlim_cur = soft;
+    return prlimit(pid, RLIMIT_NOFILE, &limit, NULL);
+}
+
 int waymark_clear_ambient_capabilities(void) { return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); }
 
 int waymark_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

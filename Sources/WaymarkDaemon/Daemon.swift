@@ -19,6 +19,7 @@ public enum Daemon {
     public static func run(_ given: DaemonConfiguration, logger: Logger) async throws {
         let configuration = given.withAbsolutePaths(from: FileManager.default.currentDirectoryPath)
         HandlerProcess.withholdAmbientCapabilities()
+        HandlerProcess.raiseDescriptorLimit()
         for folder in configuration.folders {
             try PrivateFolder.create(folder, mustBeOwnPrivate: folder == DefaultLocations.sharedRuntimeFolder)
         }

@@ -164,13 +164,15 @@ import WaymarkTestSupport
 
 /// What a handler process starts with (docs/handlers.md): no shell, a fixed PATH and Waymark's
 /// own variables only (none of the daemon's environment unless allow-listed), stdin from
-/// /dev/null, no descriptor above 2, a session and process group of its own.
+/// /dev/null, no descriptor above 2, a session and process group of its own, and the descriptor
+/// limit the daemon started with (it raises its own to serve many connections).
 @Suite struct HandlerSpawnTests {
     static let inspector = """
-        import json, os, sys
+        import json, os, resource, sys
         fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
         with open(sys.argv[1], "w") as out:
             json.dump({"env": dict(os.environ), "fds": fds, "stdin": os.readlink("/proc/self/fd/0"),
+                       "nofile": resource.getrlimit(resource.RLIMIT_NOFILE),
                        "sid": os.getsid(0), "pgid": os.getpgid(0), "pid": os.getpid()}, out)
         """
 
@@ -183,8 +185,10 @@ import WaymarkTestSupport
         try #require(added.status == 0, "\(added.stderr)")
         var environment = ProcessInfo.processInfo.environment
         environment["WAYMARK_SECRET_OF_THE_DAEMON"] = "must not leak"
+        // Started as systemd starts services: a soft descriptor limit of 1,024 under a higher hard one.
         let daemon = try BackgroundProcess(
-            ProjectPaths.waymarkExecutable, ["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket],
+            URL(fileURLWithPath: "/usr/bin/prlimit"),
+            ["--nofile=1024:8192", ProjectPaths.waymarkExecutable.path, "serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket],
             environment: environment)
         try await daemon.whileRunning {
             let launched = try await BackgroundProcess.waitUntil(timeout: 20) {
@@ -204,6 +208,10 @@ import WaymarkTestSupport
             #expect(seen["stdin"] as? String == "/dev/null")
             let pid = seen["pid"] as? Int
             #expect(seen["sid"] as? Int == pid && seen["pgid"] as? Int == pid, "a session and group of its own: \(seen)")
+            #expect(seen["nofile"] as? [Int] == [1024, 8192], "\(String(describing: seen["nofile"]))")
+            let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
+            let files = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }.map(String.init) ?? ""
+            #expect(files.split(separator: " ").filter { !$0.isEmpty }.dropFirst(3).prefix(2) == ["8192", "8192"], "the daemon's own: \(files)")
         }
     }
 }

@@ -14,6 +14,13 @@ short waymark_spawn_setsid_flag(void);
 /// prlimit(pid, RLIMIT_AS, …): cap the child's address space; 0 or -1 with errno.
 int waymark_limit_address_space(pid_t pid, unsigned long long bytes);
 
+/// RLIMIT_NOFILE: the soft limit raised to the hard one (a daemon serving many connections);
+/// the soft limit before, or -1 with errno.
+long long waymark_raise_descriptor_limit(void);
+/// prlimit(pid, RLIMIT_NOFILE, …): the child's soft descriptor limit set to `soft` (the hard
+/// one kept); 0 or -1 with errno.
+int waymark_limit_descriptors(pid_t pid, unsigned long long soft);
+
 /// prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL): capabilities the daemon was given as ambient
 /// ones (systemd's AmbientCapabilities=, for Bluetooth) stop passing to the programs it
 /// executes; the daemon keeps them. 0 or -1 with errno.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CWaymarkSpawn
 import Foundation
+import Synchronization
 
 /// A handler's process, started with `posix_spawn` (never a shell) in a session of its own, so
 /// signals to its process group reach everything it started (docs/platform.md).
@@ -15,6 +16,17 @@ public struct HandlerProcess: Sendable, Equatable {
     /// kernel refused (it has no ambient capabilities: nothing to clear).
     @discardableResult
     public static func withholdAmbientCapabilities() -> Bool { waymark_clear_ambient_capabilities() == 0 }
+
+    /// The daemon may serve thousands of connections (devices, live streams): its soft limit on
+    /// descriptors (1,024 under systemd by default) is raised to the hard one at start. Handlers
+    /// get the limit the daemon started with back (`spawn`), as systemd intends for programs
+    /// that may still use select(2).
+    public static func raiseDescriptorLimit() {
+        let before = waymark_raise_descriptor_limit()
+        if before > 0 { inheritedDescriptorLimit.withLock { $0 = UInt64(before) } }
+    }
+
+    private static let inheritedDescriptorLimit = Mutex<UInt64?>(nil)
 
     /// Starts `executable` with exactly `arguments` and `environment`, in `directory`, stdin
     /// from /dev/null, stdout and stderr to `logPath` (appended) or /dev/null, no other
@@ -61,6 +73,7 @@ public struct HandlerProcess: Sendable, Equatable {
             throw HandlerError.cannotLaunch("posix_spawn \(executable): \(String(cString: strerror(status)))")
         }
         if let memoryLimit { _ = waymark_limit_address_space(pid, UInt64(memoryLimit)) }
+        if let soft = inheritedDescriptorLimit.withLock({ $0 }) { _ = waymark_limit_descriptors(pid, soft) }
         return HandlerProcess(pid: pid)
     }
 

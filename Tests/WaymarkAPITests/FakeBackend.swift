@@ -18,7 +18,7 @@ final class FakeBackend: DaemonBackend {
         var lastRequest: HistoryRequest?
         /// Thrown by the next `importRegions`, instead of importing.
         var importError: StoreError?
-        var subscribers: [AsyncStream<HistoryEntry>.Continuation] = []
+        var subscribers: [AsyncStream<[HistoryEntry]>.Continuation] = []
         /// When set, `live()` streams these entries and finishes (instead of waiting for `push`).
         var scriptedLive: [HistoryEntry]?
         var energy: [EnergyBucket] = FakeBackend.sampleEnergy
@@ -135,10 +135,10 @@ final class FakeBackend: DaemonBackend {
         }
     }
 
-    func live() async -> AsyncStream<HistoryEntry> {
-        let (stream, continuation) = AsyncStream<HistoryEntry>.makeStream()
+    func live() async -> AsyncStream<[HistoryEntry]> {
+        let (stream, continuation) = AsyncStream<[HistoryEntry]>.makeStream()
         if let scripted = state.withLock({ $0.scriptedLive }) {
-            for entry in scripted { continuation.yield(entry) }
+            for entry in scripted { continuation.yield([entry]) }
             continuation.finish()
             return stream
         }
@@ -149,7 +149,7 @@ final class FakeBackend: DaemonBackend {
 
     /// Sends `entry` to every live subscriber.
     func push(_ entry: HistoryEntry) {
-        for c in state.withLock({ $0.subscribers }) { c.yield(entry) }
+        for c in state.withLock({ $0.subscribers }) { c.yield([entry]) }
     }
 
     /// Ends every live stream (the daemon stopping its pipeline).

@@ -48,8 +48,9 @@ public protocol DaemonBackend: Sendable {
     /// Sends the output a test event now; nil when there is no such output.
     func testOutput(name: String) async throws -> OutputTestResult?
     /// Fixes and events as they are recorded, each with its JSON object (same shapes as
-    /// history). The stream finishing ends the `/v1/stream` responses reading it.
-    func live() async -> AsyncStream<HistoryEntry>
+    /// history), one array per commit. The stream finishing ends the `/v1/stream` responses
+    /// reading it.
+    func live() async -> AsyncStream<[HistoryEntry]>
     /// Every handler with its state and counters, one JSON object each (docs/handlers.md).
     func handlers() async -> [String]
     /// Registers a handler from its JSON registration (docs/handlers.md); returns its status

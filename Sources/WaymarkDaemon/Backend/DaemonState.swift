@@ -139,7 +139,7 @@ struct DaemonState: DaemonBackend {
         await pipeline.regionState(identifier: identifier)
     }
 
-    func live() async -> AsyncStream<HistoryEntry> { feed.subscribe() }
+    func live() async -> AsyncStream<[HistoryEntry]> { feed.subscribe() }
 
     func handlers() async -> [String] { await supervisor.status().map(\.json) }
 

@@ -2,14 +2,19 @@ import Foundation
 import Synchronization
 import WaymarkAPI
 
-/// Fans recorded fixes and events out to every live subscriber (the API's event stream).
-/// A slow subscriber loses its oldest entries rather than holding the pipeline up.
+/// Fans recorded fixes and events out to every live subscriber (the API's event stream), one
+/// array per commit: a commit of 50 fixes is one hand-over per subscriber, not 50 (with a
+/// thousand subscribers, per-entry hand-overs cut ingest a hundredfold; BENCHMARKS.md). A slow
+/// subscriber loses its oldest commits (beyond `bufferedCommits`) rather than holding the
+/// pipeline up or buffering without bound.
 ///
 /// It is also the outputs' doorbell: `committed(.events)` wakes every `watch(.events)` stream
 /// once (however many events), so an idle output sleeps until there is something to read; the
 /// same for fixes (outputs that publish positions).
 final class LiveFeed: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<HistoryEntry>.Continuation]>([:])
+    private let subscribers = Mutex<[UUID: AsyncStream<[HistoryEntry]>.Continuation]>([:])
+    /// Commits kept for a subscriber that has not taken them.
+    static let bufferedCommits = 256
     /// What an output waits for.
     enum Doorbell: Sendable, Hashable { case events, fixes }
 
@@ -20,9 +25,9 @@ final class LiveFeed: Sendable {
     init(onChange: @escaping @Sendable (Int) -> Void = { _ in }) { self.onChange = onChange }
 
     /// Entries published from now on, until `finish()` or the subscriber goes away.
-    func subscribe() -> AsyncStream<HistoryEntry> {
+    func subscribe() -> AsyncStream<[HistoryEntry]> {
         let id = UUID()
-        let (stream, continuation) = AsyncStream.makeStream(of: HistoryEntry.self, bufferingPolicy: .bufferingNewest(1024))
+        let (stream, continuation) = AsyncStream.makeStream(of: [HistoryEntry].self, bufferingPolicy: .bufferingNewest(Self.bufferedCommits))
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             let count = subscribers.withLock { $0.removeValue(forKey: id); return $0.count }
@@ -33,9 +38,10 @@ final class LiveFeed: Sendable {
         return stream
     }
 
-    func publish(_ entry: HistoryEntry) {
+    func publish(_ entries: [HistoryEntry]) {
+        guard !entries.isEmpty else { return }
         let current = subscribers.withLock { Array($0.values) }
-        for continuation in current { continuation.yield(entry) }
+        for continuation in current { continuation.yield(entries) }
     }
 
     /// A wake each time events (or fixes) have been committed since the last one was taken.
@@ -53,7 +59,7 @@ final class LiveFeed: Sendable {
 
     /// Ends every stream (shutdown).
     func finish() {
-        let current = subscribers.withLock { values -> [AsyncStream<HistoryEntry>.Continuation] in
+        let current = subscribers.withLock { values -> [AsyncStream<[HistoryEntry]>.Continuation] in
             defer { values.removeAll() }
             return Array(values.values)
         }

@@ -230,7 +230,7 @@ public actor LivePipeline {
                 var counts = committed.counts
                 counts[DaemonStatus.Counter.handlerEventsQueued] = queued
                 board.count(counts)
-                for entry in committed.entries { feed.publish(entry) }
+                feed.publish(committed.entries)
                 if (counts[DaemonStatus.Counter.eventsRecorded] ?? 0) > 0 { feed.committed(.events) }
                 if committed.lastFix != nil { feed.committed(.fixes) }
                 guard let supervisor, !newest.isEmpty else { return }

@@ -16,8 +16,10 @@ import Musl
 /// `poll` on gpsd's socket and the control's wake pipe, with no timeout: a quiet gpsd costs no
 /// wake-ups, and `stop()` and `setWatching(_:)` take effect at once.
 ///
-/// Reports already waiting (libgps' buffer or the socket) are read before anything is handed
-/// on: the events they gave go out as one batch when the thread is about to sleep, or at
+/// It reads gpsd's lines itself (non-blocking `recv` into a 16 KiB inbox) and hands each one
+/// that is exactly one JSON object to libgps' `gps_unpack` (`JSONLineCheck`: libgps' parser
+/// can loop forever on some malformed lines). Reports already waiting are read before anything
+/// is handed on: the events they gave go out as one batch when the thread is about to sleep, or at
 /// `batchLimit`. One report at a time, each is its own batch at once; a burst costs the
 /// consumer one hand-over per batch, not per fix. Connection changes go out on their own.
 final class GpsdClientLoop {
@@ -49,6 +51,11 @@ final class GpsdClientLoop {
     private let logger: Logger
     private let data: UnsafeMutablePointer<gps_data_t>
     private let message: UnsafeMutablePointer<CChar>
+    /// What has been read from gpsd and not yet taken as lines (`buffered` bytes), and the line
+    /// being taken.
+    private let inbox: UnsafeMutablePointer<UInt8>
+    private var buffered = 0
+    private let line: UnsafeMutablePointer<UInt8>
     /// The last SKY report on the current connection.
     private var sky: GpsdSky?
     /// Whether the current outage has been reported with `.disconnected`.
@@ -67,13 +74,19 @@ final class GpsdClientLoop {
             fatalError("cannot allocate \(MemoryLayout<gps_data_t>.size) bytes for gps_data_t")
         }
         data = memory.bindMemory(to: gps_data_t.self, capacity: 1)
-        message = .allocate(capacity: Self.messageCapacity)
-        message.initialize(repeating: 0, count: Self.messageCapacity)
+        message = .allocate(capacity: Self.messageCapacity + 1)
+        message.initialize(repeating: 0, count: Self.messageCapacity + 1)
+        inbox = .allocate(capacity: Self.messageCapacity)
+        inbox.initialize(repeating: 0, count: Self.messageCapacity)
+        line = .allocate(capacity: Self.messageCapacity + 1)
+        line.initialize(repeating: 0, count: Self.messageCapacity + 1)
     }
 
     deinit {
         free(data)
         message.deallocate()
+        inbox.deallocate()
+        line.deallocate()
     }
 
     /// Runs until a stop is requested, then finishes the event stream.
@@ -129,8 +142,8 @@ final class GpsdClientLoop {
             let code = errno
             return "cannot connect to gpsd: \(String(cString: gps_errstr(code)))"
         }
-        // Non-blocking, so a partial line never blocks the thread inside gps_read's recv (which
-        // would delay stop()); close-on-exec, so child processes do not inherit the socket.
+        // Non-blocking, so a partial line never blocks the thread in recv (which would delay
+        // stop()); close-on-exec, so child processes do not inherit the socket.
         let descriptor = data.pointee.gps_fd
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
@@ -145,6 +158,7 @@ final class GpsdClientLoop {
         var watching = false
         lastHeard = .now
         probeSent = nil
+        buffered = 0
         while true {
             let wishes = configuration.control.wishes
             if wishes.stop { return .stopped }
@@ -161,31 +175,35 @@ final class GpsdClientLoop {
                 logger.info(watching ? "watching gpsd" : "stopped watching gpsd; the receiver may idle")
             }
 
-            errno = 0
-            guard gps_waiting(data, 0) else {
-                // gps_waiting folds errors into "nothing waiting"; errno tells them apart.
-                let code = errno
-                if code != 0 && code != EINTR && code != EAGAIN {
-                    return .lost("waiting for gpsd failed: \(describeErrno(code))")
+            // A complete line already read: checked, unpacked by libgps, classified.
+            if let length = takeLine() {
+                if JSONLineCheck.isOneObject(UnsafeBufferPointer(start: line, count: length)) {
+                    unpack(length)
+                    handleMessage(length: length)
+                } else {
+                    skipped(length: length, why: "not one JSON object")
                 }
-                sleepUntilGpsdOrWish(timeout: watching ? silenceTimeout() : nil)
+                if pending.count >= Self.batchLimit { flush() }
                 continue
             }
+            guard buffered < Self.messageCapacity else { return .lost("gpsd sent a line longer than \(Self.messageCapacity) bytes") }
             errno = 0
-            let length = gps_read(data, message, Int32(Self.messageCapacity))
-            if length < 0 { return .lost(readFailure()) }
-            lastHeard = .now
-            probeSent = nil
-            if length == 0 {
-                // Part of a line is buffered; gps_waiting would say "ready" at once, so wait
-                // on the socket itself for the rest.
-                sleepUntilGpsdOrWish(timeout: watching ? silenceTimeout() : nil)
+            let received = recv(data.pointee.gps_fd, inbox + buffered, Self.messageCapacity - buffered, Int32(MSG_DONTWAIT))
+            if received > 0 {
+                buffered += received
+                lastHeard = .now
+                probeSent = nil
                 continue
             }
-            handleMessage()
-            if pending.count >= Self.batchLimit { flush() }
+            if received == 0 { return .lost("gpsd closed the connection") }
+            let code = errno
+            guard code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
+                return .lost("reading from gpsd failed: \(describeErrno(code))")
+            }
+            sleepUntilGpsdOrWish(timeout: watching ? silenceTimeout() : nil)
         }
     }
+
 
     /// Blocks until gpsd's socket has something (data, end of stream, an error), a wish
     /// changed, or `timeout` passed (nil: no timeout); a signal ends it early, which the loop
@@ -231,19 +249,29 @@ final class GpsdClientLoop {
 
     private static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
 
-    /// Why gps_read returned -1: end of stream, a socket error, or a line longer than libgps'
-    /// buffer (it then can never find the line's end).
-    private func readFailure() -> String {
-        let code = errno
-        if code != 0 { return "reading from gpsd failed: \(describeErrno(code))" }
-        var byte: UInt8 = 0
-        let peeked = recv(data.pointee.gps_fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        if peeked == 0 { return "gpsd closed the connection" }
-        return "gpsd sent a line longer than libgps can buffer"
+    /// The first complete line in the inbox, moved (without its newline and a carriage return
+    /// before it) into `line`, NUL-terminated; its length. Nil when no line is complete yet.
+    private func takeLine() -> Int? {
+        guard let newline = UnsafeBufferPointer(start: inbox, count: buffered).firstIndex(of: 0x0A) else { return nil }
+        var length = newline
+        if length > 0, inbox[length - 1] == 0x0D { length -= 1 }
+        line.update(from: inbox, count: length)
+        line[length] = 0
+        let consumed = newline + 1
+        buffered -= consumed
+        if buffered > 0 { inbox.update(from: inbox + consumed, count: buffered) }
+        return length
     }
 
-    private func handleMessage() {
-        let length = strnlen(message, Self.messageCapacity)
+    /// libgps decodes the line into `data` (gps_unpack parses a writable copy: `message` keeps
+    /// the line as gpsd sent it, for the class and for log excerpts).
+    private func unpack(_ length: Int) {
+        message.withMemoryRebound(to: UInt8.self, capacity: length + 1) { $0.update(from: line, count: length + 1) }
+        data.pointee.set &= ~gps_mask_t(PACKET_SET)
+        _ = line.withMemoryRebound(to: CChar.self, capacity: length + 1) { gps_unpack($0, data) }
+    }
+
+    private func handleMessage(length: Int) {
         let report = message.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             GpsdReport.decode(message: UnsafeBufferPointer(start: bytes, count: length), data: data)
         }
@@ -259,11 +287,22 @@ final class GpsdClientLoop {
         case .ignored(let className):
             logger.trace("ignored gpsd report", metadata: ["gpsd.class": "\(className)"])
         case .malformed:
-            let excerpt = message.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            skipped(length: length, why: "not a report")
+        }
+    }
+
+    /// Logs a line that is passed over, with its first 120 bytes (of `message`, or of `line`
+    /// when it never reached libgps).
+    private func skipped(length: Int, why: String) {
+        let excerpt: String
+        if why == "not a report" {
+            excerpt = message.withMemoryRebound(to: UInt8.self, capacity: length + 1) { bytes in
                 String(decoding: UnsafeBufferPointer(start: bytes, count: min(length, 120)), as: UTF8.self)
             }
-            logger.warning("skipped a line from gpsd that is not a report", metadata: ["gpsd.line": "\(excerpt)"])
+        } else {
+            excerpt = String(decoding: UnsafeBufferPointer(start: line, count: min(length, 120)), as: UTF8.self)
         }
+        logger.warning("skipped a line from gpsd that is \(why)", metadata: ["gpsd.line": "\(excerpt)"])
     }
 
     /// Hands on a connection change, after what was read before it (every way out of `serve`

@@ -26,7 +26,7 @@ enum GpsdReport: Equatable {
     /// Not a JSON object with a `class`: garbage, a truncated line.
     case malformed
 
-    /// Decodes `message`, the raw line `gps_read` copied out, with the values libgps unpacked
+    /// Decodes `message`, the raw line as gpsd sent it, with the values libgps unpacked
     /// from it into `data`.
     static func decode(message: UnsafeBufferPointer<UInt8>, data: UnsafePointer<gps_data_t>) -> GpsdReport {
         guard let className = reportClass(of: message) else { return .malformed }
@@ -105,10 +105,15 @@ enum GpsdReport: Equatable {
                 latitudeAccuracy: finite(fix.epy), longitudeAccuracy: finite(fix.epx)))
     }
 
-    /// gpsd's time, or `nil` when the report had none (both fields zero, e.g. GGA-only logs).
+    /// gpsd's time, or `nil` when the report had none (both fields zero, e.g. GGA-only logs) or
+    /// one a `Timestamp` cannot hold (nanoseconds since 1970 in 64 bits: 1677 to 2262; gpsd
+    /// passes on whatever year a receiver or a hostile peer sends, found by fuzzing).
     static func timestamp(_ time: timespec) -> Timestamp? {
         if time.tv_sec == 0 && time.tv_nsec == 0 { return nil }
-        return Timestamp(nanosecondsSince1970: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+        let (seconds, overflow) = Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return nil }
+        let (nanoseconds, beyond) = seconds.addingReportingOverflow(Int64(time.tv_nsec))
+        return beyond ? nil : Timestamp(nanosecondsSince1970: nanoseconds)
     }
 }
 

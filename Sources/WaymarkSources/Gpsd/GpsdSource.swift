@@ -5,7 +5,8 @@ import WaymarkCore
 /// Live fixes from a gpsd daemon, through libgps.
 ///
 /// One dedicated thread connects (`gps_open`), watches (`gps_stream(WATCH_ENABLE|WATCH_JSON)`)
-/// and reads reports (`gps_waiting`, `gps_read`); results arrive on ``events``, in batches
+/// and reads reports (its own line reader, each well-formed line decoded by `gps_unpack`;
+/// `GpsdClientLoop`); results arrive on ``events``, in batches
 /// (the reports one read found waiting; one at a time when they come one at a time):
 /// - every TPV report with gpsd mode 2 or 3 is a ``GpsdEvent/fix(_:)`` (mode 2 → `.twoD`,
 ///   3 → `.threeD`), with eph/epv/epx/epy, speed, course and altitude (MSL, else HAE) when

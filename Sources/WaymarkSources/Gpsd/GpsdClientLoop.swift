@@ -16,9 +16,11 @@ import Musl
 /// `poll` on gpsd's socket and the control's wake pipe, with no timeout: a quiet gpsd costs no
 /// wake-ups, and `stop()` and `setWatching(_:)` take effect at once.
 ///
-/// It reads gpsd's lines itself (non-blocking `recv` into a 16 KiB inbox) and hands each one
-/// that is exactly one JSON object to libgps' `gps_unpack` (`JSONLineCheck`: libgps' parser
-/// can loop forever on some malformed lines). Reports already waiting are read before anything
+/// It reads gpsd's lines itself (non-blocking `recv` into a 16 KiB inbox) and hands libgps'
+/// `gps_unpack` only the TPV and SKY reports it decodes, each exactly one JSON object with its
+/// class first and no nested class (`JSONLineCheck`: fuzzing made libgps' parser loop forever
+/// on a malformed line and on nested DEVICE objects); other classes are classified from the
+/// raw line. Reports already waiting are read before anything
 /// is handed on: the events they gave go out as one batch when the thread is about to sleep, or at
 /// `batchLimit`. One report at a time, each is its own batch at once; a burst costs the
 /// consumer one hand-over per batch, not per fix. Connection changes go out on their own.
@@ -177,8 +179,16 @@ final class GpsdClientLoop {
 
             // A complete line already read: checked, unpacked by libgps, classified.
             if let length = takeLine() {
-                if JSONLineCheck.isOneObject(UnsafeBufferPointer(start: line, count: length)) {
-                    unpack(length)
+                let text = UnsafeBufferPointer(start: line, count: length)
+                if JSONLineCheck.isOneObject(text) {
+                    // libgps decodes only what is used from it, TPV and SKY, and only as gpsd
+                    // writes them: the class first and no other object with a class inside
+                    // (the fuzzer hung gps_unpack on nested "class":"DEVICE" objects).
+                    if JSONLineCheck.isPlainReport(text, classes: ["TPV", "SKY"]) {
+                        unpack(length)
+                    } else {
+                        message.withMemoryRebound(to: UInt8.self, capacity: length + 1) { $0.update(from: line, count: length + 1) }
+                    }
                     handleMessage(length: length)
                 } else {
                     skipped(length: length, why: "not one JSON object")

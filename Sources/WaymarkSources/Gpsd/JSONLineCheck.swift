@@ -17,6 +17,32 @@ struct JSONLineCheck {
         return check.index == line.count
     }
 
+    /// Whether a line that is one JSON object is a report as gpsd writes it: `"class"` its first
+    /// member, its value one of `classes`, and no other `"class"` anywhere in the line.
+    static func isPlainReport(_ line: UnsafeBufferPointer<UInt8>, classes: Set<String>) -> Bool {
+        var check = JSONLineCheck(bytes: line)
+        check.skipSpace()
+        guard check.expect(UInt8(ascii: "{")) else { return false }
+        check.skipSpace()
+        let key = Array("\"class\"".utf8)
+        guard line.count - check.index >= key.count, line[check.index..<check.index + key.count].elementsEqual(key) else { return false }
+        check.index += key.count
+        check.skipSpace()
+        guard check.expect(UInt8(ascii: ":")) else { return false }
+        check.skipSpace()
+        let nameStart = check.index + 1
+        guard check.string() else { return false }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: line[nameStart..<check.index - 1]), as: UTF8.self)
+        guard classes.contains(name) else { return false }
+        // No second "class" key (or value) anywhere after it.
+        var index = check.index
+        while index + key.count <= line.count {
+            if line[index] == key[0], line[index..<index + key.count].elementsEqual(key) { return false }
+            index += 1
+        }
+        return true
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }

@@ -262,11 +262,14 @@ struct GpsdSourceTests {
 
     /// Lines the fuzzer found (Fuzz/Crashes/gpsd): a TPV dated 9999, which a 64-bit nanosecond
     /// `Timestamp` cannot hold (it trapped), becomes an untimed fix; a line that sends libgps'
-    /// own JSON parser into a loop must not stop the reader.
+    /// own JSON parser into a loop (a malformed one, and well-formed ones with nested DEVICE
+    /// objects) must not stop the reader.
     @Test func linesTheFuzzerFoundDoNotStopTheReader() async throws {
         let lines = [
             #"{"class":"TPV","mode":3,"time":"9999-12-31T23:59:59Z","lat":1,"lon":2}"#,
             #"{""},d"class":"TPV""#,
+            #"{"x":[{"class":"DEVICE"}]}"#,
+            #"{"":"","":[{"class":"DEVICE","":"","":"","":1,"":1}]}"#,
             #"{"class":"TPV","mode":3,"time":"2026-01-01T00:00:01.000Z","lat":52.1,"lon":5.2,"eph":4.5}"#,
         ]
         let feeder = try LineFeeder(chunks: lines.map { Array($0.utf8) + [0x0A] })

@@ -30,4 +30,19 @@ struct JSONLineCheckTests {
     func otherLinesDoNot(line: String) {
         #expect(!Self.check(line))
     }
+
+    /// What libgps decodes: TPV and SKY as gpsd writes them. The nested DEVICE objects the
+    /// fuzzer hung gps_unpack with are not.
+    @Test func onlyPlainTPVAndSKYReachLibgps() {
+        func plain(_ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBufferPointer { JSONLineCheck.isPlainReport($0, classes: ["TPV", "SKY"]) }
+        }
+        #expect(plain(#"{"class":"TPV","mode":3,"lat":1,"lon":2}"#))
+        #expect(plain(#"{"class":"SKY","satellites":[{"PRN":1,"used":true}]}"#))
+        #expect(!plain(#"{"x":[{"class":"DEVICE"}]}"#))
+        #expect(!plain(#"{"":"","":[{"class":"DEVICE","":"","":"","":1,"":1}]}"#))
+        #expect(!plain(#"{"class":"SKY","satellites":[{"class":"DEVICE"}]}"#))
+        #expect(!plain(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0"}]}"#))
+        #expect(!plain(#"{"mode":3,"class":"TPV"}"#))
+    }
 }

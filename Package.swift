@@ -10,6 +10,16 @@ let package = Package(
         .library(name: "WaymarkRegions", targets: ["WaymarkRegions"]),
         // For handlers written in Swift: events, background tasks, queries (docs/handlers.md).
         .library(name: "WaymarkClient", targets: ["WaymarkClient"]),
+        // Exported for the fuzz targets in Fuzz/ (a package of its own; docs/reliability.md).
+        .library(name: "WaymarkGeoJSON", targets: ["WaymarkGeoJSON"]),
+        .library(name: "WaymarkBeacons", targets: ["WaymarkBeacons"]),
+        .library(name: "WaymarkSources", targets: ["WaymarkSources"]),
+        .library(name: "WaymarkDevices", targets: ["WaymarkDevices"]),
+        .library(name: "WaymarkOutputs", targets: ["WaymarkOutputs"]),
+        .library(name: "WaymarkPower", targets: ["WaymarkPower"]),
+        .library(name: "WaymarkHandlers", targets: ["WaymarkHandlers"]),
+        .library(name: "WaymarkAPI", targets: ["WaymarkAPI"]),
+        .library(name: "WaymarkDaemon", targets: ["WaymarkDaemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "WaymarkStore",
             dependencies: [
-                "WaymarkCore", "WaymarkRegions", "WaymarkDevices", "WaymarkOutputs", "CMalloc",
+                "WaymarkCore", "WaymarkRegions", "WaymarkServices", "WaymarkDevices", "WaymarkOutputs", "CMalloc",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

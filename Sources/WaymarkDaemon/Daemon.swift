@@ -34,7 +34,8 @@ public enum Daemon {
         let sourceDescription = track.map { "replay:\($0)" } ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let writer = StoreWriter(store: store, logger: logger)
         let pipeline = LivePipeline(
-            store: store, writer: writer, regions: RegionMonitors(regions), savedStates: try store.savedRegionStates(), sourceKind: sourceKind, sourceDescription: sourceDescription,
+            store: store, writer: writer, regions: RegionMonitors(regions), savedStates: try store.savedRegionStates(),
+            savedMarks: try store.savedMarks(), sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             power: configuration.power, clock: clock, logger: logger)
         pipelineBox.pipeline = pipeline

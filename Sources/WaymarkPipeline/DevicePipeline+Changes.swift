@@ -28,11 +28,12 @@ extension DevicePipeline {
     }
 
     /// Runs these subscribers from now on. One whose definition did not change keeps its running
-    /// state (gate, services, batches, ranger); new or changed ones start fresh.
+    /// state (gate, services, batches, ranger); new or changed ones start fresh, or — before the
+    /// first input — from the marks an earlier run saved for them.
     public mutating func replaceSubscribers(_ fresh: [Subscriber]) {
         subscribers = fresh.map { subscriber in
             subscribers.first { $0.subscriber == subscriber }
-                ?? RunningSubscriber(subscriber, beaconRegions: beaconMonitor.regions)
+                ?? RunningSubscriber(subscriber, beaconRegions: beaconMonitor.regions, resume: resume)
         }
     }
 

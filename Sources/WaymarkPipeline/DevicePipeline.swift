@@ -47,6 +47,9 @@ public struct DevicePipeline: Sendable {
         public var regionsEstablished: EstablishedRegions?
         /// Why the region gate kept this fix from the region engine, if it did.
         public var regionDrop: DropReason?
+        /// Subscribers whose services' marks changed, with all their marks now: saving them with
+        /// the events lets a restart resume the services (docs/semantics.md §2.5).
+        public var marks: [SubscriberID: [ServiceMark]] = [:]
 
         public init() {}
     }
@@ -61,29 +64,37 @@ public struct DevicePipeline: Sendable {
     var beaconTime: Timestamp?
     /// The beacon time at which inside regions' last sightings were last saved.
     var sightingsSaved: Timestamp?
+    /// What subscribers made before the first input resume from; nil after it.
+    var resume: SavedServiceMarks?
 
     /// - Parameters:
     ///   - regions: geographic and beacon regions; each kind goes to its monitor.
     ///   - savedStates: states saved by an earlier run, restored before the first input.
+    ///   - savedMarks: services' marks saved by an earlier run; subscribers present before the
+    ///     first input resume from them.
     public init(
-        regions: [Region], savedStates: SavedRegionStates = [], subscribers: [Subscriber] = [], options: Options = Options()
+        regions: [Region], savedStates: SavedRegionStates = [], savedMarks: SavedServiceMarks? = nil, subscribers: [Subscriber] = [],
+        options: Options = Options()
     ) {
-        self.init(monitors: RegionMonitors(regions), savedStates: savedStates, subscribers: subscribers, options: options)
+        self.init(
+            monitors: RegionMonitors(regions), savedStates: savedStates, savedMarks: savedMarks, subscribers: subscribers,
+            options: options)
     }
 
     /// With monitors built once for many devices (`RegionMonitors`).
     public init(
-        monitors: RegionMonitors, savedStates: SavedRegionStates = [], subscribers: [Subscriber] = [], options: Options = Options()
+        monitors: RegionMonitors, savedStates: SavedRegionStates = [], savedMarks: SavedServiceMarks? = nil,
+        subscribers: [Subscriber] = [], options: Options = Options()
     ) {
         self.init(
-            regionMonitor: monitors.geographic, beaconMonitor: monitors.beacons, savedStates: savedStates, subscribers: subscribers,
-            options: options)
+            regionMonitor: monitors.geographic, beaconMonitor: monitors.beacons, savedStates: savedStates, savedMarks: savedMarks,
+            subscribers: subscribers, options: options)
     }
 
     /// With monitors built elsewhere (a large index is built off the daemon's pipeline).
     public init(
         regionMonitor: RegionMonitor, beaconMonitor: BeaconMonitor, savedStates: SavedRegionStates = [],
-        subscribers: [Subscriber] = [], options: Options = Options()
+        savedMarks: SavedServiceMarks? = nil, subscribers: [Subscriber] = [], options: Options = Options()
     ) {
         self.options = options
         self.regionMonitor = regionMonitor
@@ -92,11 +103,13 @@ public struct DevicePipeline: Sendable {
         self.beaconMonitor.restore(savedStates.states)
         self.regionGate = ValidationGate(activityType: options.regionActivity)
         self.subscribers = []
-        self.subscribers = subscribers.map { RunningSubscriber($0, beaconRegions: beaconMonitor.regions) }
+        self.resume = savedMarks
+        self.subscribers = subscribers.map { RunningSubscriber($0, beaconRegions: beaconMonitor.regions, resume: savedMarks) }
     }
 
     /// Runs one input through the pipeline.
     public mutating func handle(_ input: PipelineInput) -> Step {
+        resume = nil
         var step = Step()
         switch input {
         case .fix(let fix): handle(fix, into: &step)
@@ -131,7 +144,10 @@ public struct DevicePipeline: Sendable {
             for transition in update.transitions where transition.notifies { step.events.append(.region(transition)) }
             saveStates(after: update, of: fix, into: &step)
         }
-        for index in subscribers.indices { subscribers[index].process(fix, into: &step.events) }
+        for index in subscribers.indices {
+            subscribers[index].process(fix, into: &step.events)
+            if let marks = subscribers[index].changedMarks() { step.marks[subscribers[index].subscriber.id] = marks }
+        }
     }
 
     /// Established states, and confirmed crossings and dwells: what a restart must resume from.

@@ -11,11 +11,27 @@ struct RunningSubscriber: Sendable {
     var ranger: BeaconRanger?
     /// Records emitted, by kind.
     var emitted: [LocationEvent.Kind: Int] = [:]
+    /// The services' marks as last reported to be saved (docs/semantics.md §2.5).
+    private(set) var marks: [ServiceMark] = []
 
-    init(_ subscriber: Subscriber, beaconRegions: [Region]) {
+    /// - Parameter resume: what an earlier run saved for this subscriber, and the device's stored
+    ///   fixes since the earliest moment any subscriber's marks need (each service takes its own).
+    init(_ subscriber: Subscriber, beaconRegions: [Region], resume: SavedServiceMarks? = nil) {
         self.subscriber = subscriber
         services = subscriber.services.map(SubscriptionPipeline.init)
         ranger = Self.ranger(for: subscriber.ranging, beaconRegions: beaconRegions)
+        if let resume, let saved = resume.marks[subscriber.id], services != nil {
+            let from = saved.replayFrom
+            services!.resume(from: saved, replaying: from.map { from in resume.fixes.filter { ($0.time ?? from) >= from } } ?? [])
+            marks = services!.marks
+        }
+    }
+
+    /// The services' marks when they changed since last asked: to be saved with this input's events.
+    mutating func changedMarks() -> [ServiceMark]? {
+        guard let current = services?.marks, current != marks else { return nil }
+        marks = current
+        return current
     }
 
     /// The ranger for `ranging` over the monitored beacon regions; nil when nothing is to be ranged.

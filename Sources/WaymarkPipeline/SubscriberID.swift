@@ -11,6 +11,25 @@ public enum SubscriberID: Sendable, Hashable, Comparable, CustomStringConvertibl
         }
     }
 
+    /// How the store names it (`subscription:NAME`, `handler:NAME`), e.g. for its services' marks.
+    public var storeKey: String {
+        switch self {
+        case .subscription(let name): "subscription:" + name
+        case .handler(let name): "handler:" + name
+        }
+    }
+
+    /// The subscriber a `storeKey` names; nil for anything else.
+    public init?(storeKey: String) {
+        if storeKey.hasPrefix("subscription:") {
+            self = .subscription(String(storeKey.dropFirst("subscription:".count)))
+        } else if storeKey.hasPrefix("handler:") {
+            self = .handler(String(storeKey.dropFirst("handler:".count)))
+        } else {
+            return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .subscription(let name): "subscription \(name)"

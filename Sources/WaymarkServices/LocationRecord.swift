@@ -39,4 +39,16 @@ public protocol LocationService: Sendable {
     mutating func process(_ fix: Fix) -> [LocationRecord]
     /// Records still pending at the end of the input (a deferred batch, an open visit's nothing).
     mutating func finish() -> [LocationRecord]
+    /// What of this service's state must survive a restart (`ServiceMark`); nil when nothing does.
+    var mark: ServiceMark? { get }
+    /// Continues from `marks` saved by an earlier run. `fixes` are the stored fixes since
+    /// `marks.replayFrom`, already through the subscriber's gate, in time order; records they
+    /// produce were delivered before the restart and are not reported again.
+    mutating func resume(from marks: [ServiceMark], replaying fixes: [Fix])
+}
+
+extension LocationService {
+    /// A service that keeps nothing across a restart (docs/semantics.md §2.5 says which).
+    public var mark: ServiceMark? { nil }
+    public mutating func resume(from marks: [ServiceMark], replaying fixes: [Fix]) {}
 }

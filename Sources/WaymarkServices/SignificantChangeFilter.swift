@@ -36,4 +36,15 @@ public struct SignificantChangeFilter: LocationService, Sendable {
 
     /// Nothing is ever held back.
     public mutating func finish() -> [LocationRecord] { [] }
+
+    /// The last significant location: after a restart the next one is measured from it.
+    public var mark: ServiceMark? {
+        lastSignificant.map { ServiceMark(kind: .significantLocation, time: $0.time, coordinate: $0.coordinate) }
+    }
+
+    /// Takes the saved last significant location; no fixes are needed.
+    public mutating func resume(from marks: [ServiceMark], replaying fixes: [Fix]) {
+        guard let saved = marks[.significantLocation] else { return }
+        lastSignificant = (saved.time, saved.coordinate)
+    }
 }

@@ -66,6 +66,15 @@ public struct ValidationGate: Sendable {
 
     private var previous: (time: Timestamp, coordinate: Coordinate)?
 
+    /// This gate's judgement of what comes next, with its counts back at zero: what a restart
+    /// keeps of a gate that re-read stored fixes (they were counted before the restart).
+    public var uncounted: ValidationGate {
+        var copy = self
+        copy.accepted = 0
+        copy.dropped = [:]
+        return copy
+    }
+
     /// Metres by which a jump may exceed `maximumSpeed × interval` and still count as at the
     /// bound: a point placed exactly *d* metres away measures *d* only to about a nanometre, so
     /// without this a fix at exactly the bound could be dropped by rounding.

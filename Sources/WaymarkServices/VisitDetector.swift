@@ -62,6 +62,26 @@ public struct VisitDetector: LocationService, Sendable {
     /// An open stay reports nothing: the device has not departed.
     public mutating func finish() -> [LocationRecord] { [] }
 
+    /// The current stay's first fix, reported or not (`ServiceMark.stay`).
+    public var mark: ServiceMark? {
+        stay.map { ServiceMark(kind: .stay, time: $0.first, coordinate: $0.anchor) }
+    }
+
+    /// Rebuilds the current stay from the stored fixes since its first: the same fixes give the
+    /// same stay, so a departure owed has the true arrival time, centre and uncertainty, and an
+    /// arrival not yet reported comes at the fix it would have come at. What the rebuilding
+    /// reports (an arrival) was delivered before the restart and is dropped. Fixes that do not
+    /// start at the saved stay's first (retention removed them) leave the detector fresh rather
+    /// than invent a different arrival time.
+    public mutating func resume(from marks: [ServiceMark], replaying fixes: [Fix]) {
+        guard let saved = marks[.stay] else { return }
+        let since = fixes.drop { ($0.time ?? saved.time) < saved.time }
+        guard let first = since.first, first.time == saved.time, first.coordinate == saved.coordinate else { return }
+        var rebuilt = VisitDetector(radius: radius, minimumDuration: minimumDuration)
+        for fix in since { _ = rebuilt.process(fix) }
+        stay = rebuilt.stay
+    }
+
     private func arrival(of stay: Stay) -> LocationRecord {
         let centre = stay.centre
         return LocationRecord(

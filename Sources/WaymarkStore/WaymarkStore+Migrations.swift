@@ -53,6 +53,7 @@ extension WaymarkStore {
         registerOutputMigration(in: &migrator)
         registerOutputLocationMigration(in: &migrator)
         registerHandlerProcessMigration(in: &migrator)
+        registerServiceMarkMigration(in: &migrator)
         return migrator
     }
 

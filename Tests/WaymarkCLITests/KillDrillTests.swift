@@ -13,6 +13,8 @@ import WaymarkTestSupport
 ///   (same id, same record, a later attempt);
 /// - region monitoring resumed across the kills: the stored transitions are the ones an
 ///   uninterrupted `waymark replay` of the same track reports;
+/// - the location services resumed too: the handler was given the significant changes and
+///   visits an uninterrupted replay reports, each once (docs/semantics.md §2.5);
 /// - the database passes `PRAGMA integrity_check` and SpatiaLite's `CheckSpatialIndex`;
 /// - no handler process is left running: each daemon ended what the killed one left.
 ///
@@ -32,7 +34,7 @@ import WaymarkTestSupport
         let imported = try await runWaymark(["regions", "import", "Regions", "--db", db])
         try #require(imported.status == 0, "\(imported.stderr)")
         let added = try await runWaymark(
-            ["handlers", "add", "drill", "--exec", HandlerScenario.handlerPath, "--all-regions", "--significant", "--db", db, "--", "--out", out])
+            ["handlers", "add", "drill", "--exec", HandlerScenario.handlerPath, "--all-regions", "--significant", "--visits", "--db", db, "--", "--out", out])
         try #require(added.status == 0, "\(added.stderr)")
 
         var random = SplitMix64(seed: Self.seed)
@@ -110,6 +112,15 @@ import WaymarkTestSupport
         #expect(!expected.isEmpty)
         #expect(recorded == expected)
 
+        // The services resumed across the kills (docs/semantics.md §2.5): the handler was given
+        // the significant changes and visits of one uninterrupted replay, each once.
+        let services = try await runWaymark(["replay", Self.track, "--significant", "--visits", "--fast"]).stdoutLines
+            .compactMap(Self.object).filter { ["significantChange", "visit"].contains($0["kind"] as? String ?? "") }.map(Self.service)
+        let handled = queued.sorted { $0.key < $1.key }.map(\.value)
+            .filter { ["significantChange", "visit"].contains($0["kind"] as? String ?? "") }.map(Self.service)
+        #expect(services.count == 11)
+        #expect(handled == services)
+
         if let report = Self.environment["WAYMARK_DRILL_REPORT"] {
             let lost = apiEvents.filter { event in !stored.contains { Self.same($0, event) } }.count
                 + given.filter { delivery in queued[delivery["id"] as? Int ?? -1] == nil }.count
@@ -117,6 +128,7 @@ import WaymarkTestSupport
                 "kills": Self.kills, "seed": Self.seed, "eventsStored": stored.count, "apiEventsChecked": apiEvents.count,
                 "handlerDeliveriesChecked": given.count, "redeliveries": given.count - attempts.count, "lost": lost,
                 "storedTwice": Self.duplicates(stored).count, "transitionsMatchReplay": recorded == expected,
+                "servicesMatchReplay": handled == services,
                 "integrity": integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
                 "leftoverHandlerProcesses": leftover.stdout.split(separator: "\n").count,
             ]
@@ -151,6 +163,11 @@ import WaymarkTestSupport
     static func duplicates(_ objects: [[String: Any]]) -> [String] {
         let texts = objects.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: .sortedKeys), as: UTF8.self) }
         return Dictionary(grouping: texts) { $0 }.filter { $0.value.count > 1 }.keys.sorted()
+    }
+
+    /// A service record as the drill compares it: kind, time, visit event and times, position.
+    static func service(_ record: [String: Any]) -> String {
+        ["kind", "time", "event", "arrivalTime", "departureTime", "latitude", "longitude"].map { "\(record[$0] ?? "-")" }.joined(separator: " ")
     }
 
     static func transition(_ record: [String: Any]) -> String {

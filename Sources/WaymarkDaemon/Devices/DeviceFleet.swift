@@ -50,11 +50,11 @@ actor DeviceFleet {
 
     private func makePipeline(for device: String) async throws -> LivePipeline {
         if let pipeline = pipelines.withLock({ $0[device] }) { return pipeline }
-        let saved = try await store.offPool { try $0.savedRegionStates(device: device) }
+        let (saved, marks) = try await store.offPool { try ($0.savedRegionStates(device: device), $0.savedMarks(device: device)) }
         // Another request may have made it while this one read the states.
         if let pipeline = pipelines.withLock({ $0[device] }) { return pipeline }
         let pipeline = LivePipeline(
-            deviceName: device, store: store, writer: writer, regions: regions.withLock { $0.monitors }, savedStates: saved,
+            deviceName: device, store: store, writer: writer, regions: regions.withLock { $0.monitors }, savedStates: saved, savedMarks: marks,
             sourceKind: .network, sourceDescription: "network", feed: feed, clock: clock, logger: logger)
         pipelines.withLock { $0[device] = pipeline }
         if let handlers { await pipeline.routeHandlers(handlers.registrations, supervisor: handlers.supervisor) }

@@ -59,7 +59,8 @@ public actor LivePipeline {
 
     init(
         deviceName: String = Device.localName, store: WaymarkStore, writer: StoreWriter, regions: RegionMonitors,
-        savedStates: SavedRegionStates = [], sourceKind: DaemonStatus.Source.Kind, sourceDescription: String,
+        savedStates: SavedRegionStates = [], savedMarks: SavedServiceMarks? = nil, sourceKind: DaemonStatus.Source.Kind,
+        sourceDescription: String,
         feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true,
         power: PowerSettings = PowerSettings(), clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
@@ -74,7 +75,7 @@ public actor LivePipeline {
         self.energy = energy
         self.configured = subscriptions
         self.device = DevicePipeline(
-            monitors: regions, savedStates: savedStates,
+            monitors: regions, savedStates: savedStates, savedMarks: savedMarks,
             subscribers: subscriptions.map { Subscriber(id: .subscription($0.name), services: $0.services) })
         self.recordFixes = recordFixes
         self.store = store
@@ -162,6 +163,7 @@ public actor LivePipeline {
         add(step.events, to: &batch)
         if let established = step.regionsEstablished { batch.save(established) }
         if !step.states.isEmpty { batch.save(step.states, at: input.time ?? clock.now) }
+        for (subscriber, marks) in step.marks.sorted(by: { $0.key < $1.key }) { batch.save(marks, of: subscriber) }
         return step
     }
 

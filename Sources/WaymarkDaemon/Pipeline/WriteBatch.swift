@@ -1,5 +1,6 @@
 import WaymarkAPI
 import WaymarkCore
+import WaymarkPipeline
 import WaymarkRegions
 import WaymarkServices
 import WaymarkStore
@@ -46,6 +47,12 @@ struct WriteBatch {
 
     mutating func save(_ established: EstablishedRegions) {
         writes.append(.regionsEstablished(established))
+        isDurable = true
+    }
+
+    /// Saves a subscriber's services' marks (docs/semantics.md §2.5) with what changed them.
+    mutating func save(_ marks: [ServiceMark], of subscriber: SubscriberID) {
+        writes.append(.serviceMarks(marks, subscriber: subscriber.storeKey))
         isDurable = true
     }
 
@@ -107,7 +114,7 @@ struct CommittedBatch {
                 events += 1
             case .handlerEvents(let queued, _):
                 for _ in queued { _ = next.next() }
-            case .regionStates, .regionsEstablished:
+            case .regionStates, .regionsEstablished, .serviceMarks:
                 break
             }
         }

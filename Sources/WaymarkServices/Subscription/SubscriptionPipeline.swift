@@ -41,6 +41,20 @@ public struct SubscriptionPipeline: Sendable {
         return authorized(records)
     }
 
+    /// What of the services' state must survive a restart, in service order.
+    public var marks: [ServiceMark] { services.compactMap(\.mark) }
+
+    /// Continues from `marks` saved by an earlier run, with the stored fixes since
+    /// `marks.replayFrom` (docs/semantics.md §2.5). The fixes go through a fresh gate, which
+    /// then carries on as this pipeline's gate, so the next live fix is judged against the last
+    /// stored one; what the replay emits was delivered before and is dropped.
+    public mutating func resume(from marks: [ServiceMark], replaying fixes: [Fix]) {
+        var replayGate = subscription.makeGate()
+        let admitted = fixes.filter { replayGate.admit($0) == nil }
+        if !admitted.isEmpty { gate = replayGate.uncounted }
+        for index in services.indices { services[index].resume(from: marks, replaying: admitted) }
+    }
+
     private func authorized(_ records: [LocationRecord]) -> [LocationRecord] {
         subscription.isApproximate ? records.map { $0.coarsened() } : records
     }

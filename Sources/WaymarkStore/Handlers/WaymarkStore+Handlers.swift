@@ -41,12 +41,15 @@ extension WaymarkStore {
         }
     }
 
-    /// Removes a handler with its queue; false when there was none.
+    /// Removes a handler with its queue and its services' marks (a handler registered later
+    /// under the same name starts afresh); false when there was none.
     @discardableResult
     public func removeHandler(name: String) throws -> Bool {
         try writeHistory(synchronous: .full, doing: "removing handler \(name)") { db in
             try db.execute(sql: "DELETE FROM handlers WHERE name = ?", arguments: [name])
-            return db.changesCount > 0
+            let removed = db.changesCount > 0
+            try db.execute(sql: "DELETE FROM service_marks WHERE subscriber = ?", arguments: ["handler:" + name])
+            return removed
         }
     }
 

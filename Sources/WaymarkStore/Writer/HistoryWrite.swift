@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkRegions
+import WaymarkServices
 
 /// One write a `StoreWriter` applies to the history, with the same rules (and the same SQL) as
 /// the store's one-transaction methods named below.
@@ -17,6 +18,9 @@ public enum HistoryWrite: Sendable, Equatable {
     /// Events queued for handlers at `queuedAt` (the daemon's clock), as
     /// `WaymarkStore.enqueueHandlerEvents(_:at:)`; yields one id per event, in order.
     case handlerEvents([QueuedHandlerEvent.New], queuedAt: Timestamp)
+    /// A subscriber's services' marks (all of them: the saved set is replaced), as
+    /// `WaymarkStore.savedServiceMarks(device:)` reads them back; yields no id.
+    case serviceMarks([ServiceMark], subscriber: String)
 
     /// A few words naming the write in error messages, e.g. `a fix at 2024-01-01T00:00:00Z`.
     var summary: String {
@@ -27,6 +31,7 @@ public enum HistoryWrite: Sendable, Equatable {
         case .regionStates(let states, _): "\(states.count) region states"
         case .regionsEstablished: "the regions' establishment"
         case .handlerEvents(let events, _): "\(events.count) handler events"
+        case .serviceMarks(_, let subscriber): "the service marks of \(subscriber)"
         }
     }
 }

@@ -102,6 +102,8 @@ extension WriterThread {
             try WaymarkStore.saveRegionStates(states, at: time, device: device, db)
         case .regionsEstablished(let established):
             try WaymarkStore.saveRegionsEstablished(established, device: device, db)
+        case .serviceMarks(let marks, let subscriber):
+            try WaymarkStore.saveServiceMarks(marks, subscriber: subscriber, device: device, db)
         case .handlerEvents(let events, let queuedAt):
             for event in events {
                 ids.append(

@@ -44,6 +44,8 @@ public enum Daemon {
         handlerSettings.logDirectory = configuration.handlerLogDirectory
         handlerSettings.logMaximumBytes = configuration.handlerLogMaximumBytes
         handlerSettings.lifecycle.maximumSuspended = configuration.maximumSuspendedHandlers
+        handlerSettings.maximumProcesses = configuration.handlerMaximumProcesses
+        handlerSettings.cgroups = HandlerCgroups.prepare(instance: configuration.database, logger: logger)
         let supervisor = HandlerSupervisor(
             store: store, socketPath: handlerSocket.path, settings: handlerSettings,
             queries: .init(

@@ -7,16 +7,16 @@ import WaymarkTestSupport
 @Suite struct SystemdUnitTests {
     static let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
 
-    /// The unit with ExecStart on the built binary (verify wants an executable there), and,
-    /// when asked, the drop-ins beside it.
-    static func install(in directory: TemporaryDirectory, dropIns: Bool) throws -> String {
+    /// The unit with ExecStart on the built binary (verify wants an executable there), and the
+    /// drop-ins named beside it.
+    static func install(in directory: TemporaryDirectory, dropIns: [String]) throws -> String {
         let packaging = ProjectPaths.repositoryRoot.appendingPathComponent("packaging")
         var unit = try String(contentsOf: packaging.appendingPathComponent("waymark.service"), encoding: .utf8)
         unit = unit.replacingOccurrences(of: "ExecStart=/usr/local/bin/waymark", with: "ExecStart=\(ProjectPaths.waymarkExecutable.path)")
         let path = try directory.write("waymark.service", unit)
-        if dropIns {
+        if !dropIns.isEmpty {
             try FileManager.default.createDirectory(atPath: directory.path("waymark.service.d"), withIntermediateDirectories: true)
-            for name in ["bluetooth.conf", "network.conf"] {
+            for name in dropIns {
                 try FileManager.default.copyItem(
                     atPath: packaging.appendingPathComponent("waymark.service.d/\(name)").path, toPath: directory.path("waymark.service.d/\(name)"))
             }
@@ -24,7 +24,12 @@ import WaymarkTestSupport
         return path
     }
 
-    @Test(arguments: [false, true]) func verifiesAndIsExposedAsDocumented(dropIns: Bool) async throws {
+    /// The drop-ins a user may add, and the exposure `systemd-analyze security` gives then.
+    static let configurations: [([String], Double)] = [
+        ([], 1.5), (["bluetooth.conf", "network.conf"], 2.0), (["bluetooth.conf", "network.conf", "handler-limits.conf"], 2.2),
+    ]
+
+    @Test(arguments: configurations) func verifiesAndIsExposedAsDocumented(dropIns: [String], documented: Double) async throws {
         let directory = try TemporaryDirectory()
         let unit = try Self.install(in: directory, dropIns: dropIns)
         let verified = try await runProcess(Self.analyze, ["verify", unit])
@@ -32,8 +37,8 @@ import WaymarkTestSupport
         let security = try await runProcess(Self.analyze, ["security", "--offline=yes", unit])
         let line = try #require(security.stdout.split(separator: "\n").last { $0.contains("Overall exposure level") }, "\(security.stdout)\(security.stderr)")
         let exposure = try #require(line.split(separator: " ").compactMap { Double($0) }.first, "\(line)")
-        #expect(exposure <= (dropIns ? 2.0 : 1.5), "\(line)")
-        if dropIns {
+        #expect(exposure <= documented, "\(line)")
+        if dropIns.contains("bluetooth.conf") {
             #expect(security.stdout.contains("AF_BLUETOOTH") || security.stdout.contains("RestrictAddressFamilies"), "\(security.stdout)")
         }
     }

@@ -48,6 +48,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var handlerLogMaximumBytes = HandlerLog.defaultMaximumBytes
     /// `handlers.max_suspended`: suspended handlers beyond this are terminated, oldest first.
     public var maximumSuspendedHandlers = 8
+    /// `handlers.max_processes`: processes and threads one handler may have at once (its cgroup's
+    /// `pids.max`), where the daemon can make cgroups (`HandlerCgroups`).
+    public var handlerMaximumProcesses = HandlerSupervisor.Settings.defaultMaximumProcesses
     /// `log.level`: trace, debug, info, notice, warning, error, critical (default info).
     public var logLevel: Logger.Level = .info
     /// Replay a GPX track instead of reading gpsd, and/or a beacon replay file (command line only).

@@ -63,5 +63,15 @@ extension HandlerSupervisor {
         }
         for process in stoppingGroups { process.killGroup() }
         stoppingGroups = []
+        // What left the handlers' sessions (setsid) is still in their cgroups; they go once the
+        // killed are reaped.
+        if let cgroups = settings.cgroups {
+            for handler in cgroups.handlers() { cgroups.killAll(handler) }
+            let reaped = ContinuousClock.now + .seconds(1)
+            while cgroups.handlers().contains(where: { !cgroups.processes(of: $0).isEmpty }), ContinuousClock.now < reaped {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            cgroups.removeEmpty()
+        }
     }
 }

@@ -56,6 +56,10 @@ extension HandlerSupervisor {
             try? await Task.sleep(for: .milliseconds(20))
         }
         for orphan in orphans { _ = kill(-orphan.pid, SIGKILL) }
+        // Anything the earlier daemon's handlers started that left their sessions.
+        if let cgroups = settings.cgroups {
+            for handler in cgroups.handlers() { cgroups.killAll(handler) }
+        }
         for process in recorded {
             do { try store.forgetHandlerProcess(pid: process.pid, bootID: process.bootID) } catch {
                 logger.error("Cannot forget a handler's process", metadata: ["pid": "\(process.pid)", "error": "\(error)"])

@@ -18,6 +18,13 @@ extension HandlerSupervisor {
             executable: registration.executable, arguments: registration.arguments, environment: environment,
             directory: registration.workingDirectory, logPath: settings.logDirectory.map { "\($0)/\(name).log" },
             memoryLimit: registration.limits.memoryBytes)
+        if let cgroups = settings.cgroups {
+            do {
+                try cgroups.join(name, pid: process.pid, maximum: settings.maximumProcesses)
+            } catch {
+                logger.warning("Handler runs without its process limit", metadata: ["handler": "\(name)", "error": "\(error)"])
+            }
+        }
         return Launched(process: process, token: token)
     }
 
@@ -31,6 +38,10 @@ extension HandlerSupervisor {
     /// A process ended; an exit of a process that is no longer the handler's is ignored.
     func exited(_ name: String, pid: pid_t, code: Int32?, signal: Int32?) {
         guard processes[name]?.process.pid == pid else { return }
+        if let refused = settings.cgroups?.refusedForks(of: name), refused > 0 {
+            logger.warning(
+                "Handler reached its process limit", metadata: ["handler": "\(name)", "limit": "\(settings.maximumProcesses)", "refused": "\(refused)"])
+        }
         processes[name] = nil
         forgetLaunch(pid: pid)
         feed(.exited(handler: name, code: code, signal: signal))

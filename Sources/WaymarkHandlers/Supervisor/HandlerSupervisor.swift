@@ -31,6 +31,11 @@ public actor HandlerSupervisor {
         public var logCheckInterval = 5.0
         /// Passed on to handlers from the daemon's environment when a registration allows them.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
+        /// Where each handler's processes are counted and limited; nil: no limit (none available).
+        public var cgroups: HandlerCgroups?
+        /// Processes and threads one handler may have at once, itself included (`pids.max`).
+        public var maximumProcesses = Self.defaultMaximumProcesses
+        public static let defaultMaximumProcesses = 64
 
         public init() {}
     }

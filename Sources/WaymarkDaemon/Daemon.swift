@@ -81,8 +81,10 @@ public enum Daemon {
             services.append(.init(service: BluetoothFeedService(settings: bluetooth, pipeline: pipeline, logger: logger)))
         }
         let token = try configuration.tokenFile.map(APIToken.read(from:))
+        var api = APIServer.Configuration(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token)
+        api.socketGroup = configuration.apiGroup
         services.append(.init(service: try APIServer(
-            configuration: .init(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token),
+            configuration: api,
             backend: state, logger: logger)))
         if let listener = configuration.deviceListener {
             let tls = listener.tlsCertificate.flatMap { certificate in listener.tlsKey.map { (certificate: certificate, key: $0) } }

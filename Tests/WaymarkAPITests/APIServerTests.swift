@@ -130,6 +130,17 @@ import WaymarkTestSupport
         #expect(!PeerCredentials.isTrusted(PeerCredentials(pid: 1, uid: 4_000_000_000, gid: 0)))
     }
 
+    @Test func supplementaryGroupsAreReadFromProcStatus() {
+        let status = "Name:\tcurl\nUid:\t65534\t65534\t65534\t65534\nGid:\t65534\t65534\t65534\t65534\nGroups:\t100 4242 \nNStgid:\t7\n"
+        #expect(PeerCredentials.supplementaryGroups(statusText: status) == [100, 4242])
+        #expect(PeerCredentials.supplementaryGroups(statusText: "Groups:\t\n").isEmpty)
+        #expect(PeerCredentials.supplementaryGroups(statusText: "").isEmpty)
+        // This process is in its own group.
+        let me = PeerCredentials(pid: getpid(), uid: 4_000_000_000, gid: getegid())
+        #expect(PeerCredentials.isMember(me, of: getegid()))
+        #expect(!PeerCredentials.isMember(PeerCredentials(pid: getpid(), uid: 4_000_000_000, gid: 4_000_000_000), of: 4_000_000_001))
+    }
+
     @Test func clientSaysNoDaemonWhenNothingListens() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("api.sock")

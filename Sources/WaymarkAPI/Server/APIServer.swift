@@ -32,6 +32,9 @@ public struct APIServer: Service {
         /// Which peers (SO_PEERCRED) the Unix socket serves: by default the daemon's own user
         /// and root; others get 403 `forbidden-peer` (tests pass their own rule).
         var admitsPeer: @Sendable (PeerCredentials) -> Bool = PeerCredentials.isTrusted
+        /// A group whose members may use the Unix socket too (`api.group`): the socket is made
+        /// 0660 with this group, and its members are admitted besides `admitsPeer`'s.
+        public var socketGroup: UInt32?
 
         public init(
             socketPath: String, tcpPort: Int? = nil, token: String? = nil, maximumBodySize: Int = 64 << 20,
@@ -87,7 +90,7 @@ public struct APIServer: Service {
             address: .unixDomainSocket(path: placement.bindPath), logger: logger,
             onServerRunning: { _ in
                 do throws(APIServerError) {
-                    let inode = try placement.publish()
+                    let inode = try placement.publish(group: configuration.socketGroup)
                     published.withLock { $0 = inode }
                     logger.info("API listening", metadata: ["api.socket": "\(socketPath)"])
                     await ready.listening(socketPath: socketPath)
@@ -102,7 +105,8 @@ public struct APIServer: Service {
                     failure.yield(error)
                 }
             })
-        unixApp.admits = configuration.admitsPeer
+        let (admits, group) = (configuration.admitsPeer, configuration.socketGroup)
+        unixApp.admits = { peer in admits(peer) || group.map { PeerCredentials.isMember(peer, of: $0) } == true }
         let unixListener = unixApp
         let tcpApp: APIListener<RouterResponder<BasicRequestContext>>?
         if let port = configuration.tcpPort, let token = configuration.token {

@@ -24,4 +24,18 @@ struct PeerCredentials: Sendable, Equatable {
 
     /// The daemon's own user, or root.
     static func isTrusted(_ peer: PeerCredentials) -> Bool { peer.uid == geteuid() || peer.uid == 0 }
+
+    /// Whether the peer is in `group`: its group at connect time, or one of its supplementary
+    /// groups (the `Groups:` line of /proc/PID/status, read as it connects).
+    static func isMember(_ peer: PeerCredentials, of group: UInt32) -> Bool {
+        if peer.gid == group { return true }
+        return supplementaryGroups(statusText: (try? String(contentsOfFile: "/proc/\(peer.pid)/status", encoding: .utf8)) ?? "")
+            .contains(group)
+    }
+
+    /// The `Groups:` line of a /proc/PID/status text. Pure, for tests.
+    static func supplementaryGroups(statusText: String) -> [UInt32] {
+        guard let line = statusText.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") }) else { return [] }
+        return line.dropFirst("Groups:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
+    }
 }

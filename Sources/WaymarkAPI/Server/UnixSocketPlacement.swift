@@ -43,12 +43,16 @@ struct UnixSocketPlacement: Sendable {
         return placement
     }
 
-    /// Makes the bound socket 0600 and links it at `path`. Returns its inode, so `remove` only
-    /// ever deletes our own socket.
-    func publish() throws(APIServerError) -> ino_t {
+    /// Makes the bound socket 0600 — or 0660 owned by `group` (`api.group`) — and links it at
+    /// `path`. Returns its inode, so `remove` only ever deletes our own socket.
+    func publish(group: UInt32? = nil) throws(APIServerError) -> ino_t {
         defer { discardPrivateName() }
-        guard chmod(bindPath, 0o600) == 0 else {
-            throw APIServerError(.socketPublish, "cannot set mode 0600 on \(bindPath): \(Self.errorText(errno))")
+        if let group, chown(bindPath, uid_t.max, group) != 0 {
+            throw APIServerError(.socketPublish, "cannot give \(bindPath) to group \(group): \(Self.errorText(errno))")
+        }
+        let mode: mode_t = group == nil ? 0o600 : 0o660
+        guard chmod(bindPath, mode) == 0 else {
+            throw APIServerError(.socketPublish, "cannot set mode \(String(mode, radix: 8)) on \(bindPath): \(Self.errorText(errno))")
         }
         guard link(bindPath, path) == 0 else {
             let error = errno

@@ -60,7 +60,8 @@ extension DaemonConfiguration {
                     case "socket": configuration.socketPath = try reader.string(value, key: "api.socket")
                     case "tcp_port": configuration.tcpPort = try reader.integer(value, key: "api.tcp_port", in: 1...65535)
                     case "token_file": configuration.tokenFile = try reader.string(value, key: "api.token_file")
-                    default: throw reader.unknown(key, in: "api", known: ["socket", "tcp_port", "token_file"])
+                    case "group": configuration.apiGroup = try reader.group(value, key: "api.group")
+                    default: throw reader.unknown(key, in: "api", known: ["socket", "tcp_port", "token_file", "group"])
                     }
                 }
             case "regions":

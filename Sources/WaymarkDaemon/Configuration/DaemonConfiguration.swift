@@ -26,6 +26,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// `api.token_file`: file whose first line is the bearer token for TCP clients (required
     /// with `tcp_port`).
     public var tokenFile: String?
+    /// `api.group`: members of this group (its id) may use the API socket too; it is made 0660
+    /// with that group. Nil: the daemon's own user (and root) only.
+    public var apiGroup: UInt32?
     /// `regions.paths`: GeoJSON files or folders imported (replacing same-named regions) at
     /// start and on SIGHUP.
     public var regionPaths: [String] = []

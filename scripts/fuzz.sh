@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh TARGET SECONDS     build Fuzz/ and run one target for SECONDS
 #   scripts/fuzz.sh all SECONDS        run every target in turn, SECONDS each
 #   scripts/fuzz.sh smoke [RUNS]       CI's run: a debug build, every target for RUNS inputs
-#                                      (default 2000) with a fixed seed, so it repeats exactly
+#                                      (default 5000) with a fixed seed, so it repeats exactly
 #   scripts/fuzz.sh list               the targets, one a line
 #   scripts/fuzz.sh build              only build (every target)
 #
@@ -77,9 +77,16 @@ build() {
     local product=("$@")
     echo "fuzz.sh: building the fuzz package ($CONFIGURATION, libFuzzer + AddressSanitizer) in Fuzz/.build" >&2
     local started=$SECONDS
-    if ! swift build "${BUILD_FLAGS[@]}" "${product[@]}" >&2; then
+    # The linker warns at length about ASan's symbols in debug builds: the log is kept aside
+    # and its end shown only when the build fails.
+    local log
+    log=$(mktemp)
+    if ! swift build "${BUILD_FLAGS[@]}" "${product[@]}" >"$log" 2>&1; then
+        grep -v "ld.gold: warning" "$log" | tail -40 >&2
+        rm -f "$log"
         die "the build failed"
     fi
+    rm -f "$log"
     echo "fuzz.sh: built in $((SECONDS - started)) s" >&2
     BIN=$(swift build "${BUILD_FLAGS[@]}" --show-bin-path 2>/dev/null) || die "cannot find the build's bin folder"
 }
@@ -205,7 +212,9 @@ run() {
     [[ -f "$FUZZ/Dictionaries/$target.dict" ]] && options+=(-dict="$FUZZ/Dictionaries/$target.dict")
     # shellcheck disable=SC2206  # split on purpose: several options in one variable
     [[ -n "${WAYMARK_FUZZ_ARGS:-}" ]] && options+=(${WAYMARK_FUZZ_ARGS})
-    echo "fuzz.sh: $target for ${RUNS:+$RUNS inputs}${RUNS:-$seconds s} from $seeds seeds" >&2
+    local length="$seconds s"
+    [[ -n "${RUNS:-}" ]] && length="$RUNS inputs"
+    echo "fuzz.sh: $target for $length from $seeds seeds" >&2
     # The Swift backtracer would replace the sanitizer's report with its own.
     local started=$SECONDS
     (cd "$WORK" && TMPDIR="$WORK" SWIFT_BACKTRACE=enable=no \
@@ -248,7 +257,7 @@ case "$1" in
 esac
 if [[ "$1" == smoke ]]; then
     [[ $# -le 2 ]] || usage
-    RUNS=${2:-2000}
+    RUNS=${2:-5000}
     [[ "$RUNS" =~ ^[0-9]+$ && "$RUNS" -gt 0 ]] || die "RUNS must be a positive whole number, not '$RUNS'"
     set -- all 0
 fi

@@ -116,6 +116,10 @@ struct GPXReaderErrorTests {
         Case(
             "element inside ele", gpx("<wpt lat=\"1\" lon=\"2\"><ele>1<b/></ele></wpt>"), .unexpectedElement,
             "<b> is not allowed inside <ele>, which holds text", 3, 28),
+        // A name longer than a small buffer: the message names it whole at every buffer size.
+        Case(
+            "long element inside ele", gpx("<wpt lat=\"1\" lon=\"2\"><ele>1<gpxtpx:TrackPointExtension/></ele></wpt>"),
+            .unexpectedElement, "<gpxtpx:TrackPointExtension> is not allowed inside <ele>, which holds text", 3, 28),
         Case("second root element", gpx("") + Array("\n</gpx>\n<gpx/>".utf8), .syntax, "a second root element <gpx>", 5, 1),
         Case("text after the root", gpx("") + Array("\n</gpx>\njunk".utf8), .syntax, "text after the root element", 5, 1),
         Case(

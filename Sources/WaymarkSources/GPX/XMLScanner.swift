@@ -303,6 +303,10 @@ struct XMLScanner: Sendable {
                 i = try skipProcessingInstruction(at: i)
             default:
                 let outer = openName(openStarts.count - 1)
+                // The element's name for the message, whole even when it straddles a refill
+                // (up to what `quoted` shows); the text before it is no longer needed.
+                mark = i
+                i = try ensure(122, at: i)
                 var j = i + 1
                 while j < end, !isWhitespace(base[j]), base[j] != UInt8(ascii: ">"), base[j] != UInt8(ascii: "/") {
                     j += 1

@@ -54,6 +54,7 @@ public enum Daemon {
             clock: clock, logger: logger)
         // Before anything can be launched: what a daemon that died without its shutdown left.
         await supervisor.endOrphans()
+        await supervisor.clearForceQuitMarksOfEarlierBoots()
         let fleet = DeviceFleet(store: store, writer: writer, regions: regions, feed: feed, clock: clock, logger: logger)
         let directory = DeviceDirectory(store: store)
         let configuredOutputs = configuration.outputs

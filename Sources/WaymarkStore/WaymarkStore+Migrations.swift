@@ -54,6 +54,7 @@ extension WaymarkStore {
         registerOutputLocationMigration(in: &migrator)
         registerHandlerProcessMigration(in: &migrator)
         registerServiceMarkMigration(in: &migrator)
+        registerForceQuitBootMigration(in: &migrator)
         return migrator
     }
 

@@ -39,7 +39,12 @@ extension HandlerLifecycle {
             deliver(name)
         case .notRunning, .terminated:
             guard !handler.running, handler.launching == nil else { return }
-            if handler.launchReason.isEmpty || handler.launchReason == "user" { handlers[name]!.launchReason = wakingKind }
+            // The newest event's kind names the launch, unless that kind may not launch it (a
+            // standard update for a when-in-use handler): then the oldest event that may.
+            let updatesLaunch = handler.registration.subscription.authorization.relaunchesForStandardUpdates
+            if handler.launchReason.isEmpty || handler.launchReason == "user" || (handler.launchReason == "location" && !updatesLaunch) {
+                handlers[name]!.launchReason = wakingKind
+            }
             guard mayLaunchInBackground(name) else { return }
             launch(name, active: false, reason: handlers[name]!.launchReason)
         }

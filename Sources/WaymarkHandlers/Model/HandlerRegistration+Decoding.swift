@@ -42,7 +42,9 @@ extension HandlerSubscription {
 }
 
 extension ServiceSubscriptionSettings {
-    enum CodingKeys: String, CodingKey { case standard, desiredAccuracy, distanceFilter, significantChange, visits, activity }
+    enum CodingKeys: String, CodingKey {
+        case standard, desiredAccuracy, distanceFilter, pauses, deferredDistance, deferredInterval, significantChange, visits, activity
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -50,6 +52,9 @@ extension ServiceSubscriptionSettings {
             standard: try c.decodeIfPresent(Bool.self, forKey: .standard) ?? false,
             desiredAccuracy: try c.decodeIfPresent(String.self, forKey: .desiredAccuracy),
             distanceFilter: try c.decodeIfPresent(Double.self, forKey: .distanceFilter),
+            pauses: try c.decodeIfPresent(Bool.self, forKey: .pauses) ?? false,
+            deferredDistance: try c.decodeIfPresent(Double.self, forKey: .deferredDistance),
+            deferredInterval: try c.decodeIfPresent(Double.self, forKey: .deferredInterval),
             significantChange: try c.decodeIfPresent(Bool.self, forKey: .significantChange) ?? false,
             visits: try c.decodeIfPresent(Bool.self, forKey: .visits) ?? false,
             activity: try c.decodeIfPresent(String.self, forKey: .activity) ?? "other")

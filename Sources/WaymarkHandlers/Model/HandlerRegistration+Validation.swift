@@ -30,8 +30,13 @@ extension HandlerRegistration {
             throw invalid("--beacons and --all-beacons conflict: give one")
         }
         let services = subscription.services
-        if (services.desiredAccuracy != nil || services.distanceFilter != nil) && !services.standard {
-            throw invalid("--desired-accuracy and --distance-filter need --standard")
+        let standardOnly = services.desiredAccuracy != nil || services.distanceFilter != nil || services.pauses
+            || services.deferredDistance != nil || services.deferredInterval != nil
+        if standardOnly && !services.standard {
+            throw invalid("--desired-accuracy, --distance-filter, --pauses, --defer-distance and --defer-interval need --standard")
+        }
+        for (flag, value) in [("--defer-distance", services.deferredDistance), ("--defer-interval", services.deferredInterval)] {
+            if let value, !(value > 0 && value.isFinite) { throw invalid("\(flag) must be a positive number") }
         }
         if let accuracy = services.desiredAccuracy, DesiredAccuracy(argument: accuracy) == nil {
             throw invalid("--desired-accuracy must be best-for-navigation, best, 10, 100, 1000 or 3000, got '\(accuracy)'")

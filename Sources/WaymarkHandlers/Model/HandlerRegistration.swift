@@ -106,17 +106,26 @@ public struct ServiceSubscriptionSettings: Sendable, Equatable, Codable {
     public var standard: Bool
     public var desiredAccuracy: String?
     public var distanceFilter: Double?
+    /// Standard updates pause automatically when stationary (`paused`/`resumed` records).
+    public var pauses: Bool
+    /// Standard updates held back and delivered as a batch every so many metres and/or seconds.
+    public var deferredDistance: Double?
+    public var deferredInterval: Double?
     public var significantChange: Bool
     public var visits: Bool
     public var activity: String
 
     public init(
-        standard: Bool = false, desiredAccuracy: String? = nil, distanceFilter: Double? = nil,
+        standard: Bool = false, desiredAccuracy: String? = nil, distanceFilter: Double? = nil, pauses: Bool = false,
+        deferredDistance: Double? = nil, deferredInterval: Double? = nil,
         significantChange: Bool = false, visits: Bool = false, activity: String = "other"
     ) {
         self.standard = standard
         self.desiredAccuracy = desiredAccuracy
         self.distanceFilter = distanceFilter
+        self.pauses = pauses
+        self.deferredDistance = deferredDistance
+        self.deferredInterval = deferredInterval
         self.significantChange = significantChange
         self.visits = visits
         self.activity = activity
@@ -131,6 +140,9 @@ public struct ServiceSubscriptionSettings: Sendable, Equatable, Codable {
             var configuration = StandardUpdates.Configuration()
             if let desiredAccuracy, let accuracy = DesiredAccuracy(argument: desiredAccuracy) { configuration.desiredAccuracy = accuracy }
             configuration.distanceFilter = distanceFilter
+            configuration.pausesAutomatically = pauses
+            configuration.deferredDistance = deferredDistance
+            configuration.deferredInterval = deferredInterval
             subscription.standard = configuration
         }
         if significantChange { subscription.significantChange = SignificantChangeThresholds() }

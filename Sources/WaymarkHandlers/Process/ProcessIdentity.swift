@@ -1,4 +1,5 @@
 import Foundation
+import WaymarkStore
 
 /// What tells one process from a later one that got its PID (docs/platform.md): its start time
 /// in clock ticks after boot (field 22 of /proc/PID/stat) and the boot's id. A daemon records
@@ -21,6 +22,5 @@ public struct ProcessIdentity: Sendable, Equatable {
     }
 
     /// This boot's id, nil without /proc.
-    public static let bootID: String? = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))
-        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    public static var bootID: String? { WaymarkStore.bootID }
 }

@@ -48,10 +48,20 @@ extension HandlerSupervisor {
     }
 
     /// The kind of the oldest unacknowledged event that may wake the handler: any but
-    /// `ranging`, which is only for a handler that runs anyway (ranging wakes no app on iOS).
+    /// `ranging`, which is only for a handler that runs anyway (ranging wakes no app on iOS), and
+    /// but `location` for a when-in-use handler (docs/semantics.md §1.5).
     func oldestUnacknowledgedKind(_ name: String) -> String? {
         commitAcknowledgements()
-        return (try? store.unacknowledgedEvents(handler: name))?.first { $0.kind != .ranging }?.kind.rawValue
+        let updatesWake = lifecycle.handlers[name]?.registration.subscription.authorization.relaunchesForStandardUpdates ?? true
+        return (try? store.unacknowledgedEvents(handler: name))?
+            .first { $0.kind != .ranging && (updatesWake || $0.kind != .location) }?.kind.rawValue
+    }
+
+    /// Standard updates for a when-in-use handler that is not active: dropped when their turn
+    /// comes (docs/semantics.md §1.5, "when in use means in use").
+    func isWithheldUpdate(_ event: QueuedHandlerEvent, handler name: String) -> Bool {
+        guard event.kind == .location, let handler = lifecycle.handlers[name] else { return false }
+        return !handler.registration.subscription.authorization.relaunchesForStandardUpdates && handler.state != .active
     }
 
     /// Ranging reports queued longer ago than this when their turn comes are dropped, not sent.
@@ -76,7 +86,9 @@ extension HandlerSupervisor {
         }
         guard let last = events.last else { return }
         let now = clock.now
-        let isStale = { (event: QueuedHandlerEvent) in event.kind == .ranging && now.seconds(since: event.queuedAt) > Self.rangingFreshness }
+        let isStale = { (event: QueuedHandlerEvent) in
+            (event.kind == .ranging && now.seconds(since: event.queuedAt) > Self.rangingFreshness) || self.isWithheldUpdate(event, handler: name)
+        }
         for event in events where isStale(event) { acknowledge(event.id, handler: name) }  // dropped, not sent
         stagedDeliveries.append(
             StagedDelivery(

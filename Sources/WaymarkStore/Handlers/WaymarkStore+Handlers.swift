@@ -53,14 +53,37 @@ extension WaymarkStore {
         }
     }
 
-    /// Sets or clears the force-quit mark; false when there is no such handler.
+    /// Sets or clears the force-quit mark, with the machine's boot it was set in (`bootID`);
+    /// false when there is no such handler.
     @discardableResult
-    public func setForceQuit(_ on: Bool, handler name: String) throws -> Bool {
+    public func setForceQuit(_ on: Bool, handler name: String, bootID: String? = WaymarkStore.bootID) throws -> Bool {
         try writeHistory(synchronous: .full, doing: "marking handler \(name)") { db in
-            try db.execute(sql: "UPDATE handlers SET force_quit = ? WHERE name = ?", arguments: [on, name])
+            try db.execute(
+                sql: "UPDATE handlers SET force_quit = ?, force_quit_boot = ? WHERE name = ?", arguments: [on, on ? bootID : nil, name])
             return db.changesCount > 0
         }
     }
+
+    /// Clears the force-quit marks set before the machine last started (docs/semantics.md §1.5:
+    /// a reboot clears them), and takes marks that name no boot as this one's. Returns the
+    /// handlers whose mark was cleared.
+    @discardableResult
+    public func clearForceQuitMarks(setBefore bootID: String) throws -> [String] {
+        try writeHistory(synchronous: .full, doing: "clearing force-quit marks") { db in
+            let stale = try String.fetchAll(
+                db, sql: "SELECT name FROM handlers WHERE force_quit = 1 AND force_quit_boot IS NOT NULL AND force_quit_boot <> ? ORDER BY name",
+                arguments: [bootID])
+            try db.execute(
+                sql: "UPDATE handlers SET force_quit = 0, force_quit_boot = NULL WHERE force_quit = 1 AND force_quit_boot IS NOT NULL AND force_quit_boot <> ?",
+                arguments: [bootID])
+            try db.execute(sql: "UPDATE handlers SET force_quit_boot = ? WHERE force_quit = 1 AND force_quit_boot IS NULL", arguments: [bootID])
+            return stale
+        }
+    }
+
+    /// This machine's boot (the kernel's random boot id); nil where /proc does not say.
+    public static let bootID: String? = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+        .trimmingCharacters(in: .whitespacesAndNewlines)
 
     /// Appends a state change to the handler's log.
     public func logHandlerState(handler: String, state: String, reason: String, pid: Int32?, at time: Timestamp) throws {

@@ -30,6 +30,9 @@ extension HandlersCommand {
         @Flag(help: "Standard location updates (relaunch a terminated handler only with --always, the default).") var standard = false
         @Option(name: .customLong("desired-accuracy"), help: "With --standard: best-for-navigation, best, 10, 100, 1000, 3000.") var desiredAccuracy: String?
         @Option(name: .customLong("distance-filter"), help: "With --standard: metres.") var distanceFilter: Double?
+        @Flag(help: "With --standard: pause automatically when stationary (\"paused\"/\"resumed\").") var pauses = false
+        @Option(name: .customLong("defer-distance"), help: "With --standard: deliver in batches every so many metres.") var deferDistance: Double?
+        @Option(name: .customLong("defer-interval"), help: "With --standard: deliver in batches every so many seconds.") var deferInterval: Double?
         @Flag(help: "Visits.") var visits = false
         @Option(parsing: .upToNextOption, help: "Region identifiers to monitor.") var regions: [String] = []
         @Flag(name: .customLong("all-regions"), help: "Every region, including ones added later.") var allRegions = false
@@ -54,8 +57,8 @@ extension HandlersCommand {
             // Conflicts between flags, before anything is opened; the registration's own
             // checks (file, regions) run in `run`.
             if !regions.isEmpty && allRegions { throw ValidationError("--regions and --all-regions conflict: give one") }
-            if (desiredAccuracy != nil || distanceFilter != nil) && !standard {
-                throw ValidationError("--desired-accuracy and --distance-filter need --standard")
+            if (desiredAccuracy != nil || distanceFilter != nil || pauses || deferDistance != nil || deferInterval != nil) && !standard {
+                throw ValidationError("--desired-accuracy, --distance-filter, --pauses, --defer-distance and --defer-interval need --standard")
             }
         }
 
@@ -66,7 +69,8 @@ extension HandlersCommand {
                 environment: environment,
                 subscription: HandlerSubscription(
                     services: ServiceSubscriptionSettings(
-                        standard: standard, desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter,
+                        standard: standard, desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter, pauses: pauses,
+                        deferredDistance: deferDistance, deferredInterval: deferInterval,
                         significantChange: significant, visits: visits, activity: activity),
                     regions: regions, allRegions: allRegions, beacons: beacons, allBeacons: allBeacons, ranging: ranging,
                     authorizationLevel: whenInUse ? "whenInUse" : "always",

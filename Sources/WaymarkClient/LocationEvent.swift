@@ -51,6 +51,10 @@ public enum HandlerNotice: Sendable, Equatable {
     case didResume
     /// The user launched it: no time budget now.
     case didBecomeActive
+    /// It left `active`: its time budget runs from now.
+    case didEnterBackground
+    /// The daemon is shutting down; SIGTERM follows.
+    case willTerminate
     /// The daemon refused a message.
     case error(String)
 }

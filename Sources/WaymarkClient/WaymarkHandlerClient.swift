@@ -92,6 +92,10 @@ public final class WaymarkHandlerClient: @unchecked Sendable {
     /// handler at once and it keeps its full background time; said too early (a task open, an
     /// event unacknowledged) it is answered with an `error` notice and counts as a misreport,
     /// and misreports and periods not finished in time cost background time (docs/handlers.md).
+    /// Moves the handler from `active` (launched by the user) to the background: it gets
+    /// `didEnterBackground` and its time budget applies from then on.
+    public func enterBackground() { send(["type": "enterBackground"]) }
+
     public func finished(useful: Bool, through event: LocationEvent? = nil) {
         var message: [String: Any] = ["type": "finished", "useful": useful]
         if let event { message["through"] = event.id }
@@ -165,6 +169,8 @@ public final class WaymarkHandlerClient: @unchecked Sendable {
         case "willSuspend": noticeSink.yield(.willSuspend)
         case "didResume": noticeSink.yield(.didResume)
         case "didBecomeActive": noticeSink.yield(.didBecomeActive)
+        case "didEnterBackground": noticeSink.yield(.didEnterBackground)
+        case "willTerminate": noticeSink.yield(.willTerminate)
         case "error": noticeSink.yield(.error(message["message"] as? String ?? ""))
         case "backgroundTask", "backgroundTaskEnded", "backgroundTimeRemaining", "answer":
             let waiter: CheckedContinuation<Reply, any Error>?? = lock.withLock { waiters.isEmpty ? nil : waiters.removeFirst() }

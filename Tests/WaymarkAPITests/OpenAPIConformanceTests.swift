@@ -66,6 +66,8 @@ import WaymarkTestSupport
         .init(method: .post, template: "/v1/handlers/{name}/quit", uri: "/v1/handlers/logger/quit"),
         .init(method: .post, template: "/v1/handlers/{name}/quit", uri: "/v1/handlers/nobody/quit"),
         .init(method: .post, template: "/v1/handlers/{name}/launch", uri: "/v1/handlers/logger/launch"),
+        .init(method: .post, template: "/v1/handlers/{name}/background", uri: "/v1/handlers/logger/background"),
+        .init(method: .post, template: "/v1/handlers/{name}/background", uri: "/v1/handlers/nobody/background"),
         .init(method: .get, template: "/v1/devices", uri: "/v1/devices"),
         .init(method: .post, template: "/v1/outputs", uri: "/v1/outputs", body: #"{"name":"hub","url":"https://hub.example/w","kinds":["region","visit"]}"#),
         .init(method: .post, template: "/v1/outputs", uri: "/v1/outputs", body: #"{"name":"hub","url":"https://hub.example/w"}"#),

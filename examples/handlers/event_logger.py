@@ -14,11 +14,14 @@ acknowledgement, so the daemon suspends it at once instead of at the end of its 
 and truthful handlers keep their full background time (docs/handlers.md, "Standing").
 
 Options used by Waymark's own tests: --no-ack (never acknowledge), --hold-task (begin a
-background task at the first event and never end it), --crash (exit 3 at once).
+background task at the first event and never end it), --crash (exit 3 at once),
+--ask-remaining (ask backgroundTimeRemaining at welcome and at each change of state),
+--log-sigterm (note SIGTERM in the file, then exit).
 """
 import argparse
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -31,9 +34,17 @@ def main():
     parser.add_argument("--hold-task", action="store_true")
     parser.add_argument("--crash", action="store_true")
     parser.add_argument("--finish", action="store_true", help="say finished after each acknowledgement")
+    parser.add_argument("--ask-remaining", action="store_true")
+    parser.add_argument("--log-sigterm", action="store_true")
     args = parser.parse_args()
     if args.crash:
         sys.exit(3)
+    if args.log_sigterm:
+        def terminated(signum, frame):
+            with open(args.out, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"pid": os.getpid(), "notice": "SIGTERM"}) + "\n")
+            sys.exit(0)
+        signal.signal(signal.SIGTERM, terminated)
 
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     connection.connect(os.environ["WAYMARK_HANDLER_SOCKET"])
@@ -57,10 +68,13 @@ def main():
                 out.write(json.dumps({"pid": os.getpid(), "id": message["id"], "attempt": message["attempt"],
                                       "reason": message["reason"], "device": message.get("device"), "receivedAt": time.time(),
                                       "event": message["event"]}) + "\n")
-            elif kind in ("welcome", "expiration", "willSuspend", "didResume", "error"):
+            elif kind in ("welcome", "expiration", "willSuspend", "didResume", "didBecomeActive", "didEnterBackground",
+                          "willTerminate", "backgroundTimeRemaining", "error"):
                 out.write(json.dumps({"pid": os.getpid(), "notice": kind, "message": message}) + "\n")
             out.flush()
             os.fsync(out.fileno())
+        if args.ask_remaining and kind in ("welcome", "didBecomeActive", "didEnterBackground", "didResume"):
+            send({"type": "backgroundTimeRemaining"})
         if kind == "event":
             if not args.no_ack:
                 send({"type": "ack", "id": message["id"]})

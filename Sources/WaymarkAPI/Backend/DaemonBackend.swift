@@ -70,6 +70,8 @@ public enum HandlerCommand: String, Sendable, CaseIterable {
     case quit
     /// Start it as the user would: active, no budget, force-quit mark cleared.
     case launch
+    /// An active handler moves to the background: `didEnterBackground`, then its budget applies.
+    case background
 }
 
 /// One recorded item: a fix, a gap in reception, or a region event.

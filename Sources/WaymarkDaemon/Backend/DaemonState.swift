@@ -175,6 +175,7 @@ struct DaemonState: DaemonBackend {
             switch command {
             case .quit: try await supervisor.forceQuit(name)
             case .launch: try await supervisor.launchByUser(name)
+            case .background: try await supervisor.moveToBackground(name)
             }
             return true
         } catch HandlerError.unknownHandler {

@@ -34,6 +34,10 @@ extension HandlerLifecycle {
         case willSuspend
         case didResume
         case didBecomeActive
+        /// It left `active` for `background`: its budget runs from now.
+        case didEnterBackground
+        /// The daemon is shutting down: SIGTERM follows.
+        case willTerminate
         /// One per open background task, `expirationNotice` before the end of background time.
         case expiration(token: String, name: String, remaining: Double)
         case backgroundTask(token: String, name: String, remaining: Double?)

@@ -53,9 +53,32 @@ extension HandlerLifecycle {
         deliver(name)
     }
 
-    /// Running handlers get SIGTERM (suspended ones SIGCONT first, so they can act on it) and
-    /// their connections close; unacknowledged events stay queued, nothing is launched any more.
+    /// An active handler moves to the background (docs/semantics.md §1.1): `didEnterBackground`,
+    /// and from now on its budget and background tasks count as after a launch. A handler that is
+    /// not active is left as it is.
+    mutating func enterBackground(_ name: String, byItself: Bool) {
+        guard let handler = handlers[name], handler.running, handler.state == .active else { return }
+        handlers[name]!.backgroundStart = now
+        handlers[name]!.willSuspendSent = false
+        handlers[name]!.openTasks = []
+        openPeriod(name)
+        transition(name, to: .background, reason: byItself ? "moved to the background by itself" : "moved to the background by the user")
+        send(name, .didEnterBackground)
+        deliver(name)
+    }
+
+    /// The daemon is stopping: nothing is launched any more, and running, connected handlers
+    /// that are not suspended get `willTerminate`. `terminate` follows `willTerminateLead` later.
     mutating func shutdown() {
+        shuttingDown = true
+        for name in handlers.keys.sorted() where handlers[name]!.running {
+            if handlers[name]!.connected && handlers[name]!.state != .suspended { send(name, .willTerminate) }
+        }
+    }
+
+    /// Running handlers get SIGTERM (suspended ones SIGCONT first, so they can act on it) and
+    /// their connections close; unacknowledged events stay queued.
+    mutating func terminate() {
         shuttingDown = true
         for name in handlers.keys.sorted() where handlers[name]!.running {
             handlers[name]!.stopping = "daemon shutdown"

@@ -36,8 +36,13 @@ extension HandlerLifecycle {
         case userQuit(handler: String)
         /// `waymark handlers launch` (the shell has cleared the mark).
         case userLaunch(handler: String)
+        /// `waymark handlers background NAME`, or the handler's own `enterBackground`: an active
+        /// handler moves to the background on a fresh budget.
+        case enterBackground(handler: String, byItself: Bool)
         /// The daemon is stopping.
         case shutdown
+        /// After `shutdown`'s notices: SIGTERM to every running handler.
+        case terminate
         /// Time passed: only the rules that fall due apply.
         case tick
     }

@@ -75,7 +75,9 @@ public struct HandlerLifecycle: Sendable {
         case .finished(let name, let useful, let through): finished(name, useful: useful, through: through)
         case .userQuit(let name): userQuit(name)
         case .userLaunch(let name): userLaunch(name)
+        case .enterBackground(let name, let byItself): enterBackground(name, byItself: byItself)
         case .shutdown: shutdown()
+        case .terminate: terminate()
         case .tick: break
         }
     }

@@ -7,6 +7,8 @@ extension HandlerLifecycle.Message {
         case .willSuspend: HandlerReply.simple("willSuspend")
         case .didResume: HandlerReply.simple("didResume")
         case .didBecomeActive: HandlerReply.simple("didBecomeActive")
+        case .didEnterBackground: HandlerReply.simple("didEnterBackground")
+        case .willTerminate: HandlerReply.simple("willTerminate")
         case .expiration(let token, let taskName, let remaining):
             HandlerReply.remaining("expiration", token: token, name: taskName, seconds: remaining)
         case .backgroundTask(let token, let taskName, let remaining):

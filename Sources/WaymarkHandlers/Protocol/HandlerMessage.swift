@@ -17,6 +17,8 @@ public enum HandlerRequest: Sendable, Equatable {
     /// sent so far); `useful` says whether that was useful work. Truthful, it is suspended at
     /// once; either way it counts towards its standing (`HandlerStanding`).
     case finished(useful: Bool?, through: Int64?)
+    /// An active handler (launched by the user) moves itself to the background.
+    case enterBackground
     case invalid(String)
 
     public static func parse(_ line: String) -> HandlerRequest {
@@ -39,6 +41,8 @@ public enum HandlerRequest: Sendable, Equatable {
             return .endBackgroundTask(token: token)
         case "backgroundTimeRemaining":
             return .backgroundTimeRemaining
+        case "enterBackground":
+            return .enterBackground
         case "regionState":
             guard let region = object["region"] as? String else { return .invalid("regionState needs \"region\"") }
             return .regionState(region: region, request: request)

@@ -18,6 +18,13 @@ extension HandlerSupervisor {
         feed(.userLaunch(handler: name))
     }
 
+    /// `waymark handlers background NAME`: an active handler moves to the background
+    /// (`didEnterBackground`, then its budget applies); any other is left as it is.
+    public func moveToBackground(_ name: String) throws {
+        guard lifecycle.handlers[name] != nil else { throw HandlerError.unknownHandler(name) }
+        feed(.enterBackground(handler: name, byItself: false))
+    }
+
     /// Every handler with its state and counters, by name (`GET /v1/handlers`).
     public func status() -> [HandlerStatus] {
         commitAcknowledgements()
@@ -39,15 +46,23 @@ extension HandlerSupervisor {
         }
     }
 
-    /// At shutdown: running handlers get SIGTERM (suspended ones SIGCONT first, so they can
-    /// act on it) and their connections close; unacknowledged events stay queued.
-    public func shutdown() {
+    /// At shutdown: running handlers get `willTerminate`, half a second later SIGTERM (suspended
+    /// ones SIGCONT first, so they can act on it) and their connections close; unacknowledged
+    /// events stay queued.
+    public func shutdown() async {
         commitAcknowledgements()
         let groups = processes.values.map(\.process)
+        let running = !processes.isEmpty
         feed(.shutdown)
         sleeper?.cancel()
+        // willTerminate has a moment to be read before the signal that follows it.
+        if running { try? await Task.sleep(for: .milliseconds(Int(Self.willTerminateLead * 1000))) }
+        feed(.terminate)
         stoppingGroups = groups
     }
+
+    /// Seconds between `willTerminate` and SIGTERM at shutdown.
+    static let willTerminateLead = 0.5
 
     /// After `shutdown`: waits up to the termination grace for the handlers' processes to end,
     /// then sends SIGKILL to the process group of every handler launched — the ones that ignored

@@ -63,6 +63,8 @@ extension HandlerSupervisor {
             connection.send(HandlerReply.answer(request: request, await queries.lastLocation()))
         case .finished(let useful, let through):
             feed(.finished(handler: name, useful: useful, through: through))
+        case .enterBackground:
+            feed(.enterBackground(handler: name, byItself: true))
         case .invalid(let reason):
             connection.send(HandlerReply.simple("error", [("message", reason)]))
         }

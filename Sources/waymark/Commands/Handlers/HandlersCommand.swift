@@ -9,7 +9,7 @@ struct HandlersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handlers",
         abstract: "Register and control handlers: programs launched for their location events (docs/handlers.md).",
-        subcommands: [Add.self, List.self, Remove.self, Quit.self, Launch.self, Log.self])
+        subcommands: [Add.self, List.self, Remove.self, Quit.self, Launch.self, Background.self, Log.self])
 
     /// Tells a running daemon to re-read the registrations (the default one, or the one at
     /// `--socket` even with `--db`); silent when none answers.
@@ -113,12 +113,25 @@ struct HandlersCommand: ParsableCommand {
         @Argument var name: String
         @OptionGroup var store: RegionsCommand.StoreOptions
 
-        func run() throws {
-            guard let client = store.daemon() else {
-                throw CommandError("no daemon answers on its socket: start `waymark serve` first (handlers are launched by the daemon)")
-            }
-            _ = try RegionsCommand.call(client, "POST", "/v1/handlers/\(HandlersCommand.escaped(name))/launch")
+        func run() throws { try HandlersCommand.tellDaemon("launch", handler: name, store) }
+    }
+
+    struct Background: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move an active handler to the background: it gets didEnterBackground, then its time budget applies.")
+
+        @Argument var name: String
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws { try HandlersCommand.tellDaemon("background", handler: name, store) }
+    }
+
+    /// `POST /v1/handlers/NAME/ACTION` to the running daemon: these act on live processes.
+    static func tellDaemon(_ action: String, handler name: String, _ store: RegionsCommand.StoreOptions) throws {
+        guard let client = store.daemon() else {
+            throw CommandError("no daemon answers on its socket: start `waymark serve` first (handlers run under the daemon)")
         }
+        _ = try RegionsCommand.call(client, "POST", "/v1/handlers/\(escaped(name))/\(action)")
     }
 
     struct Log: ParsableCommand {

@@ -24,6 +24,8 @@ final class FakeBackend: DaemonBackend {
         var energy: [EnergyBucket] = FakeBackend.sampleEnergy
         /// The `since` of the last `energy` call.
         var lastEnergySince: Timestamp??
+        /// Pushes taken by `logger`.
+        var pushes = 0
     }
 
     let state: Mutex<State>
@@ -226,6 +228,12 @@ final class FakeBackend: DaemonBackend {
     }
     func removeHandler(name: String) async throws -> Bool { name == "logger" }
     func handler(_ command: HandlerCommand, name: String) async throws -> Bool { name == "logger" }
+    /// `logger` takes two pushes, then is rate-limited; nobody else exists.
+    func pushHandler(name: String, data: String) async throws -> PushResult {
+        guard name == "logger" else { return .noHandler }
+        let count = state.withLock { $0.pushes += 1; return $0.pushes }
+        return count <= 2 ? .queued(id: Int64(count)) : .rateLimited(retryAfter: 7.5)
+    }
     static let beaconRegion = Region(
         identifier: "bike-tag",
         shape: .beacon(BeaconIdentity(uuid: BeaconUUID("8DEEFBB9-F738-4297-8040-96668BB44281")!, major: 42)),

@@ -68,6 +68,13 @@ import WaymarkTestSupport
         .init(method: .post, template: "/v1/handlers/{name}/launch", uri: "/v1/handlers/logger/launch"),
         .init(method: .post, template: "/v1/handlers/{name}/background", uri: "/v1/handlers/logger/background"),
         .init(method: .post, template: "/v1/handlers/{name}/background", uri: "/v1/handlers/nobody/background"),
+        // The fake takes two pushes for logger, then rate-limits it.
+        .init(method: .post, template: "/v1/handlers/{name}/notify", uri: "/v1/handlers/logger/notify", body: #"{"sync":true}"#),
+        .init(method: .post, template: "/v1/handlers/{name}/notify", uri: "/v1/handlers/logger/notify", body: "42"),
+        .init(method: .post, template: "/v1/handlers/{name}/notify", uri: "/v1/handlers/logger/notify", body: "{}"),
+        .init(method: .post, template: "/v1/handlers/{name}/notify", uri: "/v1/handlers/logger/notify", body: "{not json"),
+        .init(method: .post, template: "/v1/handlers/{name}/notify", uri: "/v1/handlers/logger/notify", body: "[" + String(repeating: "1,", count: 2100) + "1]"),
+        .init(method: .post, template: "/v1/handlers/{name}/notify", uri: "/v1/handlers/nobody/notify", body: "{}"),
         .init(method: .get, template: "/v1/devices", uri: "/v1/devices"),
         .init(method: .post, template: "/v1/outputs", uri: "/v1/outputs", body: #"{"name":"hub","url":"https://hub.example/w","kinds":["region","visit"]}"#),
         .init(method: .post, template: "/v1/outputs", uri: "/v1/outputs", body: #"{"name":"hub","url":"https://hub.example/w"}"#),

@@ -62,6 +62,17 @@ public protocol DaemonBackend: Sendable {
     func reloadHandlers() async throws
     /// Force-quits or launches a handler; `false` when there is no such handler.
     func handler(_ command: HandlerCommand, name: String) async throws -> Bool
+    /// Queues a pushed wake with `data` (JSON, checked by the caller) for the handler.
+    func pushHandler(name: String, data: String) async throws -> PushResult
+}
+
+/// What `POST /v1/handlers/{name}/notify` did.
+public enum PushResult: Sendable, Equatable {
+    /// Queued as the handler's event `id`.
+    case queued(id: Int64)
+    case noHandler
+    /// Too many pushes for this handler: again in this many seconds.
+    case rateLimited(retryAfter: Double)
 }
 
 /// What `POST /v1/handlers/{name}/COMMAND` asks.

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import WaymarkCore
 import WaymarkGeoJSON
@@ -99,6 +100,27 @@ extension APIServer {
         routes.add("/v1/handlers/reload", .post) { _, _ in
             try await backend.reloadHandlers()
             return json("{\"handlers\":[" + (await backend.handlers()).joined(separator: ",") + "]}")
+        }
+        routes.add("/v1/handlers/:name/notify", .post) { request, context in
+            let name = try handlerName(context)
+            var request = request
+            let body = try await Self.jsonBody(&request, limit: Self.maximumPushBytes)
+            let data = String(buffer: body)
+            guard (try? JSONSerialization.jsonObject(with: Data(data.utf8), options: .fragmentsAllowed)) != nil else {
+                throw APIError(.badRequest, code: "invalid-json", message: "the body must be one JSON value (the push's data)")
+            }
+            switch try await backend.pushHandler(name: name, data: data) {
+            case .queued(let id):
+                return json("{\"id\":\(id)}", status: .accepted)
+            case .noHandler:
+                throw APIError.notFound("no handler \"\(name)\"", code: "no-handler")
+            case .rateLimited(let wait):
+                let seconds = max(1, Int(wait.rounded(.up)))
+                throw APIError(
+                    .tooManyRequests, code: "rate-limited",
+                    message: "too many pushes for handler \"\(name)\": 5 at once, then one per 10 s; try again in \(seconds) s",
+                    headers: [.retryAfter: "\(seconds)"])
+            }
         }
         for command in HandlerCommand.allCases {
             routes.add(RouterPath(stringLiteral: "/v1/handlers/:name/" + command.rawValue), .post) { _, context in

@@ -15,6 +15,9 @@ extension APIServer {
         return try await request.collectBody(upTo: limit)
     }
 
+    /// Largest push data (`POST /v1/handlers/{name}/notify`), bytes: APNs' 4 KB.
+    static let maximumPushBytes = 4096
+
     static func isJSON(mediaType: String) -> Bool {
         let essence = mediaType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return essence == "application/json" || essence == "application/geo+json"

@@ -30,4 +30,7 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     case reportedOffline
     /// The name the device's user shows to others (OwnTracks' `card`).
     case reportedCard
+    /// A wake someone asked for (`POST /v1/handlers/{name}/notify`), like a silent push
+    /// notification: only ever in a handler's queue.
+    case push
 }

@@ -170,6 +170,14 @@ struct DaemonState: DaemonBackend {
         await fleet.routeHandlers(registrations, supervisor: supervisor)
     }
 
+    func pushHandler(name: String, data: String) async throws -> PushResult {
+        switch try await supervisor.push(name, data: data) {
+        case .queued(let id): .queued(id: id)
+        case .noHandler: .noHandler
+        case .rateLimited(let wait): .rateLimited(retryAfter: wait)
+        }
+    }
+
     func handler(_ command: HandlerCommand, name: String) async throws -> Bool {
         do {
             switch command {

@@ -58,6 +58,8 @@ extension HandlerLifecycle {
         let registration = handler.registration
         guard registration.backgroundRefresh else { return false }
         if handler.forceQuit && !registration.relaunchAfterForceQuit { return false }
+        // A push does not bring back a handler the user force-quit, as on a phone.
+        if handler.forceQuit && handler.launchReason == EventKind.push.rawValue { return false }
         if handler.launchReason == "location" && !registration.subscription.authorization.relaunchesForStandardUpdates { return false }
         return !isBackingOff(name)
     }

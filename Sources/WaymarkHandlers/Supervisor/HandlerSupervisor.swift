@@ -83,6 +83,8 @@ public actor HandlerSupervisor {
     var processes: [String: Launched] = [:]
     /// The processes running when `shutdown` began: their groups get SIGKILL after the grace.
     var stoppingGroups: [HandlerProcess] = []
+    /// Each handler's pushes left (`push`).
+    var pushAllowances: [String: PushAllowance] = [:]
     var connections: [String: HandlerConnection] = [:]
     /// The sleep of `run` until the lifecycle's next deadline, and that deadline.
     var sleeper: Task<Void, Never>?

@@ -9,7 +9,7 @@ struct HandlersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handlers",
         abstract: "Register and control handlers: programs launched for their location events (docs/handlers.md).",
-        subcommands: [Add.self, List.self, Remove.self, Quit.self, Launch.self, Background.self, Log.self])
+        subcommands: [Add.self, List.self, Remove.self, Quit.self, Launch.self, Background.self, Notify.self, Log.self])
 
     /// Tells a running daemon to re-read the registrations (the default one, or the one at
     /// `--socket` even with `--db`); silent when none answers.
@@ -124,6 +124,22 @@ struct HandlersCommand: ParsableCommand {
         @OptionGroup var store: RegionsCommand.StoreOptions
 
         func run() throws { try HandlersCommand.tellDaemon("background", handler: name, store) }
+    }
+
+    struct Notify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Wake a handler with data, like a silent push notification (queued durably; 5 at once, then one per 10 s).")
+
+        @Argument var name: String
+        @Option(help: "The push's data: one JSON value, at most 4 KiB (default {}).") var data = "{}"
+        @OptionGroup var store: RegionsCommand.StoreOptions
+
+        func run() throws {
+            guard let client = store.daemon() else {
+                throw CommandError("no daemon answers on its socket: start `waymark serve` first (handlers run under the daemon)")
+            }
+            print(try RegionsCommand.call(client, "POST", "/v1/handlers/\(HandlersCommand.escaped(name))/notify", body: Array(data.utf8)))
+        }
     }
 
     /// `POST /v1/handlers/NAME/ACTION` to the running daemon: these act on live processes.

@@ -16,7 +16,8 @@ and truthful handlers keep their full background time (docs/handlers.md, "Standi
 Options used by Waymark's own tests: --no-ack (never acknowledge), --hold-task (begin a
 background task at the first event and never end it), --crash (exit 3 at once),
 --ask-remaining (ask backgroundTimeRemaining at welcome and at each change of state),
---log-sigterm (note SIGTERM in the file, then exit).
+--log-sigterm (note SIGTERM in the file, then exit), --fetch-result newData|noData|failed
+(answer each background fetch with finished and that result).
 """
 import argparse
 import json
@@ -36,6 +37,7 @@ def main():
     parser.add_argument("--finish", action="store_true", help="say finished after each acknowledgement")
     parser.add_argument("--ask-remaining", action="store_true")
     parser.add_argument("--log-sigterm", action="store_true")
+    parser.add_argument("--fetch-result", choices=["newData", "noData", "failed"])
     args = parser.parse_args()
     if args.crash:
         sys.exit(3)
@@ -81,7 +83,9 @@ def main():
             if args.hold_task and not task_started:
                 send({"type": "beginBackgroundTask", "name": "upload"})
                 task_started = True
-            if args.finish:
+            if args.fetch_result and message["event"].get("kind") == "fetch":
+                send({"type": "finished", "result": args.fetch_result, "through": message["id"]})
+            elif args.finish:
                 send({"type": "finished", "useful": not args.no_ack, "through": message["id"]})
 
 

@@ -33,4 +33,7 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// A wake someone asked for (`POST /v1/handlers/{name}/notify`), like a silent push
     /// notification: only ever in a handler's queue.
     case push
+    /// A periodic wake a handler asked for (background fetch, `--fetch-interval`): only ever in a
+    /// handler's queue.
+    case fetch
 }

@@ -26,6 +26,8 @@ extension HandlerLifecycle {
         /// Store its acknowledgement of event `id` (the shell may batch these; it must store
         /// them before it next reads the handler's queue).
         case storeAcknowledgement(handler: String, id: Int64)
+        /// Queue a `fetch` event for it (durably), then tell the lifecycle it was queued.
+        case queueFetch(handler: String)
     }
 
     /// A message from the daemon to a handler (docs/handlers.md).

@@ -22,7 +22,10 @@ extension HandlerLifecycle {
             actions.append(.forget(handler: name))
             handlers[name] = nil
         }
-        for name in handlers.keys.sorted() { pump(name) }
+        for name in handlers.keys.sorted() {
+            scheduleFetch(name)
+            pump(name)
+        }
     }
 
     /// `waymark handlers quit NAME`: SIGKILL and a force-quit mark. It is still relaunched for

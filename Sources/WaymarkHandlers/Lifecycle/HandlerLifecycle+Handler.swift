@@ -41,6 +41,10 @@ extension HandlerLifecycle {
         /// Its recent background periods, and the time they earn it.
         public internal(set) var standing: HandlerStanding
         var period = Period()
+        /// When its next background fetch falls due, and how much empty fetches have stretched
+        /// its interval (`HandlerLifecycle+Fetch`).
+        public internal(set) var fetchDue: Timestamp?
+        var fetchBackoff = 1.0
 
         init(_ registered: Registered, since: Timestamp) {
             registration = registered.registration

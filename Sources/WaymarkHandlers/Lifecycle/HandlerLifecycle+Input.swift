@@ -40,6 +40,8 @@ extension HandlerLifecycle {
         /// handler moves to the background on a fresh budget.
         case enterBackground(handler: String, byItself: Bool)
         /// The daemon is stopping.
+        /// The handler's `finished` said how its fetch went.
+        case fetchResult(handler: String, FetchResult)
         case shutdown
         /// After `shutdown`'s notices: SIGTERM to every running handler.
         case terminate

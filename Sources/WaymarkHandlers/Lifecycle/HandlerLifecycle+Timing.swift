@@ -20,6 +20,7 @@ extension HandlerLifecycle {
                 pump(name)
             }
         }
+        wakeForFetches()
         purgeSuspended()
     }
 
@@ -74,6 +75,7 @@ extension HandlerLifecycle {
             } else if !handler.running, handler.launching == nil, let notBefore = handler.notBefore {
                 instants.append(notBefore)
             }
+            if let fetch = handler.fetchMoment { instants.append(fetch) }
         }
         // What is due by now was done when `now` was handled; never report the past, so the
         // shell cannot spin.

@@ -76,6 +76,7 @@ public struct HandlerLifecycle: Sendable {
         case .userQuit(let name): userQuit(name)
         case .userLaunch(let name): userLaunch(name)
         case .enterBackground(let name, let byItself): enterBackground(name, byItself: byItself)
+        case .fetchResult(let name, let result): fetchResult(name, result)
         case .shutdown: shutdown()
         case .terminate: terminate()
         case .tick: break

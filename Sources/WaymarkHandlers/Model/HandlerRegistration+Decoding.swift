@@ -3,7 +3,7 @@
 extension HandlerRegistration {
     enum CodingKeys: String, CodingKey {
         case name, executable, arguments, workingDirectory, environment, subscription, relaunchAfterForceQuit,
-            backgroundRefresh, exitsOnSuspend, limits
+            backgroundRefresh, exitsOnSuspend, limits, fetchInterval
     }
 
     public init(from decoder: any Decoder) throws {
@@ -17,7 +17,8 @@ extension HandlerRegistration {
             relaunchAfterForceQuit: try c.decodeIfPresent(Bool.self, forKey: .relaunchAfterForceQuit) ?? true,
             backgroundRefresh: try c.decodeIfPresent(Bool.self, forKey: .backgroundRefresh) ?? true,
             exitsOnSuspend: try c.decodeIfPresent(Bool.self, forKey: .exitsOnSuspend) ?? false,
-            limits: try c.decodeIfPresent(HandlerLimits.self, forKey: .limits) ?? HandlerLimits())
+            limits: try c.decodeIfPresent(HandlerLimits.self, forKey: .limits) ?? HandlerLimits(),
+            fetchInterval: try c.decodeIfPresent(Double.self, forKey: .fetchInterval))
     }
 }
 

@@ -22,12 +22,17 @@ public struct HandlerRegistration: Sendable, Equatable, Codable {
     /// Terminated (SIGTERM, then SIGKILL) instead of suspended when its budget is spent.
     public var exitsOnSuspend: Bool
     public var limits: HandlerLimits
+    /// Background fetch: the least seconds between periodic wakes (`--fetch-interval`), a
+    /// minimum, not a promise (docs/semantics.md §1.5); nil: none.
+    public var fetchInterval: Double?
 
     public init(
         name: String, executable: String, arguments: [String] = [], workingDirectory: String = "/",
         environment: [String] = [], subscription: HandlerSubscription, relaunchAfterForceQuit: Bool = true,
-        backgroundRefresh: Bool = true, exitsOnSuspend: Bool = false, limits: HandlerLimits = HandlerLimits()
+        backgroundRefresh: Bool = true, exitsOnSuspend: Bool = false, limits: HandlerLimits = HandlerLimits(),
+        fetchInterval: Double? = nil
     ) {
+        self.fetchInterval = fetchInterval
         self.name = name
         self.executable = executable
         self.arguments = arguments

@@ -16,7 +16,7 @@ public enum HandlerRequest: Sendable, Equatable {
     /// Done with what this wake needed, for every event up to `through` (default: every event
     /// sent so far); `useful` says whether that was useful work. Truthful, it is suspended at
     /// once; either way it counts towards its standing (`HandlerStanding`).
-    case finished(useful: Bool?, through: Int64?)
+    case finished(useful: Bool?, through: Int64?, result: HandlerLifecycle.FetchResult? = nil)
     /// An active handler (launched by the user) moves itself to the background.
     case enterBackground
     case invalid(String)
@@ -55,7 +55,14 @@ public enum HandlerRequest: Sendable, Equatable {
             guard through == nil || through is NSNull || (through as? NSNumber).map({ $0.int64Value >= 0 }) == true else {
                 return .invalid("finished: \"through\" must be an event id")
             }
-            return .finished(useful: useful as? Bool, through: (through as? NSNumber)?.int64Value)
+            let result = object["result"]
+            guard result == nil || result is NSNull || (result as? String).flatMap(HandlerLifecycle.FetchResult.init(rawValue:)) != nil else {
+                return .invalid("finished: \"result\" must be newData, noData or failed")
+            }
+            let fetch = (result as? String).flatMap(HandlerLifecycle.FetchResult.init(rawValue:))
+            // A fetch result says whether the work was useful when `useful` does not.
+            let said = (useful as? Bool) ?? fetch.map { $0 == .newData }
+            return .finished(useful: said, through: (through as? NSNumber)?.int64Value, result: fetch)
         default:
             return .invalid("unknown type \"\(type)\"")
         }

@@ -44,6 +44,8 @@ extension HandlerSupervisor {
             _ = try? store.setForceQuit(value, handler: name)
         case .storeAcknowledgement(let name, let id):
             acknowledge(id, handler: name)
+        case .queueFetch(let name):
+            queueFetch(name)
         }
     }
 

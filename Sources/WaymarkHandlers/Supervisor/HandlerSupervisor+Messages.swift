@@ -61,7 +61,8 @@ extension HandlerSupervisor {
             connection.send(HandlerReply.answer(request: request, await queries.regionState(region)))
         case .lastLocation(let request):
             connection.send(HandlerReply.answer(request: request, await queries.lastLocation()))
-        case .finished(let useful, let through):
+        case .finished(let useful, let through, let result):
+            if let result { feed(.fetchResult(handler: name, result)) }
             feed(.finished(handler: name, useful: useful, through: through))
         case .enterBackground:
             feed(.enterBackground(handler: name, byItself: true))

@@ -31,3 +31,22 @@ extension HandlerSupervisor {
         return .queued(id: ids[0])
     }
 }
+
+extension HandlerSupervisor {
+    /// A background fetch fell due (`HandlerLifecycle+Fetch`): `{"kind":"fetch","time":…}` into
+    /// the handler's queue, durably, then it is woken for it with reason `fetch`.
+    func queueFetch(_ name: String) {
+        let now = clock.now
+        var record = JSONObjectWriter()
+        record.add("kind", EventKind.fetch.rawValue)
+        record.add("time", now.rfc3339)
+        do {
+            _ = try store.enqueueHandlerEvents(
+                [QueuedHandlerEvent.New(handler: name, time: now, kind: .fetch, record: record.object)], at: now, device: Device.localName)
+        } catch {
+            logger.error("Cannot queue a background fetch", metadata: ["handler": "\(name)", "error": "\(error)"])
+            return
+        }
+        feed(.eventsQueued(handler: name, reason: EventKind.fetch.rawValue))
+    }
+}

@@ -49,6 +49,7 @@ extension HandlersCommand {
         @Option(help: "Seconds of background time per wake-up (default 10).") var budget: Double = 10
         @Option(name: .customLong("max-background-time"), help: "Cap with background tasks, seconds (default 180).") var maximumBackgroundTime: Double = 180
         @Option(name: .customLong("memory-limit"), help: "Address-space limit, bytes.") var memoryLimit: Int?
+        @Option(name: .customLong("fetch-interval"), help: "Background fetch: wake it at most this often, seconds (a minimum, not a promise).") var fetchInterval: Double?
         @Flag(help: "Replace a handler of the same name.") var replace = false
         @OptionGroup var store: RegionsCommand.StoreOptions
         @Argument(parsing: .postTerminator, help: "Arguments for the executable.") var arguments: [String] = []
@@ -76,7 +77,8 @@ extension HandlersCommand {
                     authorizationLevel: whenInUse ? "whenInUse" : "always",
                     precision: approximate ? "approximate" : "precise", devices: device),
                 relaunchAfterForceQuit: !noRelaunch, backgroundRefresh: !noBackgroundRefresh, exitsOnSuspend: exitsOnSuspend,
-                limits: HandlerLimits(budget: budget, maximumBackgroundTime: maximumBackgroundTime, memoryBytes: memoryLimit))
+                limits: HandlerLimits(budget: budget, maximumBackgroundTime: maximumBackgroundTime, memoryBytes: memoryLimit),
+                fetchInterval: fetchInterval)
             if let client = store.daemon() {
                 // The running daemon registers it in its own database and routes events to it at once.
                 _ = try RegionsCommand.call(client, "POST", "/v1/handlers?replace=\(replace)", body: Array(try registration.encoded().utf8))

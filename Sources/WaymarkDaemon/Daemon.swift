@@ -45,6 +45,7 @@ public enum Daemon {
         handlerSettings.logMaximumBytes = configuration.handlerLogMaximumBytes
         handlerSettings.lifecycle.maximumSuspended = configuration.maximumSuspendedHandlers
         handlerSettings.maximumProcesses = configuration.handlerMaximumProcesses
+        handlerSettings.memoryPressureFile = configuration.memoryPressureFile
         handlerSettings.cgroups = HandlerCgroups.prepare(instance: configuration.database, logger: logger)
         let supervisor = HandlerSupervisor(
             store: store, socketPath: handlerSocket.path, settings: handlerSettings,

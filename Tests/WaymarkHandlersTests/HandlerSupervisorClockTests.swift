@@ -21,8 +21,11 @@ import WaymarkTestSupport
             name: "sleeper", executable: "/bin/sleep", arguments: ["3600"], subscription: HandlerSubscription(allRegions: true),
             limits: HandlerLimits(budget: 10))
         try store.saveHandler(name: "sleeper", registrationJSON: try registration.encoded(), replace: false, at: clock.now)
+        // The lifecycle's deadlines alone: the memory-pressure watch adds wakes of its own.
+        var settings = HandlerSupervisor.Settings()
+        settings.memoryPressureFile = nil
         let supervisor = HandlerSupervisor(
-            store: store, socketPath: directory.path("handlers.sock"),
+            store: store, socketPath: directory.path("handlers.sock"), settings: settings,
             queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }), clock: clock, logger: Self.quiet)
         try await supervisor.reload()
         _ = try store.enqueueHandlerEvents([.init(handler: "sleeper", time: clock.now, kind: .region, record: "{}")], at: clock.now)

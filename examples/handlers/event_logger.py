@@ -17,7 +17,7 @@ Options used by Waymark's own tests: --no-ack (never acknowledge), --hold-task (
 background task at the first event and never end it), --crash (exit 3 at once),
 --ask-remaining (ask backgroundTimeRemaining at welcome and at each change of state),
 --log-sigterm (note SIGTERM in the file, then exit), --fetch-result newData|noData|failed
-(answer each background fetch with finished and that result).
+(answer each background fetch with finished and that result), --ballast MB (hold that much memory).
 """
 import argparse
 import json
@@ -38,7 +38,9 @@ def main():
     parser.add_argument("--ask-remaining", action="store_true")
     parser.add_argument("--log-sigterm", action="store_true")
     parser.add_argument("--fetch-result", choices=["newData", "noData", "failed"])
+    parser.add_argument("--ballast", type=int, default=0, help="megabytes to hold in memory")
     args = parser.parse_args()
+    ballast = bytearray(os.urandom(1024)) * (args.ballast * 1024)  # touched, so resident
     if args.crash:
         sys.exit(3)
     if args.log_sigterm:
@@ -71,7 +73,7 @@ def main():
                                       "reason": message["reason"], "device": message.get("device"), "receivedAt": time.time(),
                                       "event": message["event"]}) + "\n")
             elif kind in ("welcome", "expiration", "willSuspend", "didResume", "didBecomeActive", "didEnterBackground",
-                          "willTerminate", "backgroundTimeRemaining", "error"):
+                          "willTerminate", "didReceiveMemoryWarning", "backgroundTimeRemaining", "error"):
                 out.write(json.dumps({"pid": os.getpid(), "notice": kind, "message": message}) + "\n")
             out.flush()
             os.fsync(out.fileno())

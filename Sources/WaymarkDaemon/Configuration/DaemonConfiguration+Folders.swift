@@ -14,6 +14,7 @@ extension DaemonConfiguration {
         resolved.handlerSocketDirectoryOverride = handlerSocketDirectoryOverride.map(absolute)
         resolved.handlerLogDirectory = handlerLogDirectory.map(absolute)
         resolved.tokenFile = tokenFile.map(absolute)
+        resolved.memoryPressureFile = memoryPressureFile.map(absolute)
         resolved.deviceListener?.tlsCertificate = deviceListener?.tlsCertificate.map(absolute)
         resolved.deviceListener?.tlsKey = deviceListener?.tlsKey.map(absolute)
         return resolved

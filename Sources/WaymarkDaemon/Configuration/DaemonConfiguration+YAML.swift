@@ -81,10 +81,13 @@ extension DaemonConfiguration {
                         configuration.maximumSuspendedHandlers = try reader.integer(value, key: "handlers.max_suspended", in: 0...10_000)
                     case "max_processes":
                         configuration.handlerMaximumProcesses = try reader.integer(value, key: "handlers.max_processes", in: 1...100_000)
+                    case "memory_pressure_file":
+                        let path = try reader.string(value, key: "handlers.memory_pressure_file")
+                        configuration.memoryPressureFile = path == "none" ? nil : path
                     case "log_max_bytes":
                         configuration.handlerLogMaximumBytes = try reader.integer(value, key: "handlers.log_max_bytes", in: 4096...(1 << 40))
                     default:
-                        throw reader.unknown(key, in: "handlers", known: ["socket_directory", "log_directory", "log_max_bytes", "max_suspended", "max_processes"])
+                        throw reader.unknown(key, in: "handlers", known: ["socket_directory", "log_directory", "log_max_bytes", "max_suspended", "max_processes", "memory_pressure_file"])
                     }
                 }
             case "bluetooth":

@@ -54,6 +54,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// `handlers.max_processes`: processes and threads one handler may have at once (its cgroup's
     /// `pids.max`), where the daemon can make cgroups (`HandlerCgroups`).
     public var handlerMaximumProcesses = HandlerSupervisor.Settings.defaultMaximumProcesses
+    /// `handlers.memory_pressure_file`: the PSI file watched for memory pressure (`none`: not
+    /// watched); another file stands in for it in tests.
+    public var memoryPressureFile: String? = "/proc/pressure/memory"
     /// `log.level`: trace, debug, info, notice, warning, error, critical (default info).
     public var logLevel: Logger.Level = .info
     /// Replay a GPX track instead of reading gpsd, and/or a beacon replay file (command line only).

@@ -40,6 +40,8 @@ extension HandlerLifecycle {
         case didEnterBackground
         /// The daemon is shutting down: SIGTERM follows.
         case willTerminate
+        /// The system is short of memory: free what can be freed.
+        case didReceiveMemoryWarning
         /// One per open background task, `expirationNotice` before the end of background time.
         case expiration(token: String, name: String, remaining: Double)
         case backgroundTask(token: String, name: String, remaining: Double?)

@@ -42,6 +42,8 @@ extension HandlerLifecycle {
         /// The daemon is stopping.
         /// The handler's `finished` said how its fetch went.
         case fetchResult(handler: String, FetchResult)
+        /// A reading of the system's memory pressure, with suspended handlers' resident sizes.
+        case memoryPressure(MemoryPressure.Level, suspendedSizes: [String: Int])
         case shutdown
         /// After `shutdown`'s notices: SIGTERM to every running handler.
         case terminate

@@ -30,6 +30,10 @@ public struct HandlerLifecycle: Sendable {
     public internal(set) var now: Timestamp
     /// Set by `shutdown`: nothing is launched or resumed any more.
     var shuttingDown = false
+    /// Running handlers were warned of the current memory-pressure episode.
+    var memoryWarned = false
+    /// Critical memory-pressure readings in a row.
+    var criticalReadings = 0
     /// The actions of the input being handled.
     var actions: [Action] = []
 
@@ -77,6 +81,7 @@ public struct HandlerLifecycle: Sendable {
         case .userLaunch(let name): userLaunch(name)
         case .enterBackground(let name, let byItself): enterBackground(name, byItself: byItself)
         case .fetchResult(let name, let result): fetchResult(name, result)
+        case .memoryPressure(let level, let sizes): memoryPressure(level, suspendedSizes: sizes)
         case .shutdown: shutdown()
         case .terminate: terminate()
         case .tick: break

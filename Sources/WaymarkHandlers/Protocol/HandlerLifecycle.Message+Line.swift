@@ -9,6 +9,7 @@ extension HandlerLifecycle.Message {
         case .didBecomeActive: HandlerReply.simple("didBecomeActive")
         case .didEnterBackground: HandlerReply.simple("didEnterBackground")
         case .willTerminate: HandlerReply.simple("willTerminate")
+        case .didReceiveMemoryWarning: HandlerReply.simple("didReceiveMemoryWarning")
         case .expiration(let token, let taskName, let remaining):
             HandlerReply.remaining("expiration", token: token, name: taskName, seconds: remaining)
         case .backgroundTask(let token, let taskName, let remaining):

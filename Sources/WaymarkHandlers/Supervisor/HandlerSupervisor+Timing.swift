@@ -12,6 +12,7 @@ extension HandlerSupervisor {
         while !Task.isCancelled {
             feed(.tick)
             rotateLogs()
+            checkMemoryPressure()
             let clock = self.clock
             let deadline = nextWake ?? clock.now.adding(seconds: Self.idleSleep)
             let sleep = Task { _ = try? await clock.sleep(until: deadline) }
@@ -25,7 +26,7 @@ extension HandlerSupervisor {
 
     /// The lifecycle's next deadline or the next look at the logs, whichever comes first.
     var nextWake: Timestamp? {
-        [lifecycle.nextDeadline, nextLogCheck].compactMap { $0 }.min()
+        [lifecycle.nextDeadline, nextLogCheck, nextPressureWake].compactMap { $0 }.min()
     }
 
     /// Handlers whose process runs and is not suspended: they may be writing to their logs.

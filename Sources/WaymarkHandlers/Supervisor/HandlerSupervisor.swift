@@ -33,6 +33,12 @@ public actor HandlerSupervisor {
         public var environment: [String: String] = ProcessInfo.processInfo.environment
         /// Where each handler's processes are counted and limited; nil: no limit (none available).
         public var cgroups: HandlerCgroups?
+        /// The PSI file read for memory pressure while any handler process exists: every
+        /// `memoryPressureInterval` seconds, every `memoryPressureUrgentInterval` once it is above
+        /// normal; nil: not watched.
+        public var memoryPressureFile: String? = "/proc/pressure/memory"
+        public var memoryPressureInterval = 10.0
+        public var memoryPressureUrgentInterval = 2.0
         /// Processes and threads one handler may have at once, itself included (`pids.max`).
         public var maximumProcesses = Self.defaultMaximumProcesses
         public static let defaultMaximumProcesses = 64
@@ -83,6 +89,9 @@ public actor HandlerSupervisor {
     var processes: [String: Launched] = [:]
     /// The processes running when `shutdown` began: their groups get SIGKILL after the grace.
     var stoppingGroups: [HandlerProcess] = []
+    /// When memory pressure is next read.
+    var nextPressureCheck: Timestamp?
+    var pressureUnreadable = false
     /// Each handler's pushes left (`push`).
     var pushAllowances: [String: PushAllowance] = [:]
     var connections: [String: HandlerConnection] = [:]

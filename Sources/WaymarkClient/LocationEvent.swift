@@ -55,6 +55,8 @@ public enum HandlerNotice: Sendable, Equatable {
     case didEnterBackground
     /// The daemon is shutting down; SIGTERM follows.
     case willTerminate
+    /// The system is short of memory: free what can be freed.
+    case didReceiveMemoryWarning
     /// The daemon refused a message.
     case error(String)
 }

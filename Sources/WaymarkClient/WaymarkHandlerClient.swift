@@ -92,6 +92,20 @@ public final class WaymarkHandlerClient: @unchecked Sendable {
     /// handler at once and it keeps its full background time; said too early (a task open, an
     /// event unacknowledged) it is answered with an `error` notice and counts as a misreport,
     /// and misreports and periods not finished in time cost background time (docs/handlers.md).
+    /// How a background fetch went (`--fetch-interval`): `noData` and `failed` make the daemon
+    /// fetch less often, `newData` brings it back to the interval asked for.
+    public enum FetchResult: String, Sendable {
+        case newData, noData, failed
+    }
+
+    /// Done with a background fetch (an event of kind `fetch`), saying how it went; counts as
+    /// `finished` with `useful` true for `newData`.
+    public func finishedFetch(_ result: FetchResult, through event: LocationEvent? = nil) {
+        var message: [String: Any] = ["type": "finished", "result": result.rawValue]
+        if let event { message["through"] = event.id }
+        send(message)
+    }
+
     /// Moves the handler from `active` (launched by the user) to the background: it gets
     /// `didEnterBackground` and its time budget applies from then on.
     public func enterBackground() { send(["type": "enterBackground"]) }
@@ -171,6 +185,7 @@ public final class WaymarkHandlerClient: @unchecked Sendable {
         case "didBecomeActive": noticeSink.yield(.didBecomeActive)
         case "didEnterBackground": noticeSink.yield(.didEnterBackground)
         case "willTerminate": noticeSink.yield(.willTerminate)
+        case "didReceiveMemoryWarning": noticeSink.yield(.didReceiveMemoryWarning)
         case "error": noticeSink.yield(.error(message["message"] as? String ?? ""))
         case "backgroundTask", "backgroundTaskEnded", "backgroundTimeRemaining", "answer":
             let waiter: CheckedContinuation<Reply, any Error>?? = lock.withLock { waiters.isEmpty ? nil : waiters.removeFirst() }

@@ -43,6 +43,26 @@ import WaymarkTestSupport
         }
     }
 
+    /// The Swift client library's side: the example handler answers fetches with
+    /// `finishedFetch(.newData)`, so its interval stays what it asked.
+    @Test func theSwiftClientAnswersFetches() async throws {
+        let scenario = try await HandlerScenario()
+        let executable = ProjectPaths.waymarkExecutable.deletingLastPathComponent().appendingPathComponent("waymark-example-handler").path
+        let out = scenario.directory.path("swift.jsonl")
+        let added = try await runWaymark(
+            ["handlers", "add", "swift", "--exec", executable, "--fetch-interval", "1", "--budget", "2", "--db", scenario.db, "--", out])
+        try #require(added.status == 0, "\(added.stderr)")
+        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        try await daemon.whileRunning {
+            func fetches() -> Int {
+                ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains(#""reason":"fetch""#) }.count
+            }
+            // newData each time: about one a second (1.1 s with the coalescing tenth), so 4 within 8 s.
+            let four = try await BackgroundProcess.waitUntil(timeout: 8) { fetches() >= 4 }
+            #expect(four, "\(fetches()) fetches\n\(daemon.stderr.suffix(1500))")
+        }
+    }
+
     @Test func anIntervalUnderASecondIsRefused() async throws {
         let scenario = try await HandlerScenario()
         let result = try await runWaymark(

@@ -32,5 +32,10 @@ for await event in client.events {
     }
     client.acknowledge(event)
     client.endBackgroundTask(task)
-    client.finished(useful: true, through: event)  // suspended now, not at the end of the budget
+    // Suspended now, not at the end of the budget; a background fetch says how it went.
+    if event.reason == "fetch" {
+        client.finishedFetch(.newData, through: event)
+    } else {
+        client.finished(useful: true, through: event)
+    }
 }

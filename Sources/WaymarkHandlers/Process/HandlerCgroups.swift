@@ -22,8 +22,13 @@ import Logging
 public struct HandlerCgroups: Sendable, Equatable {
     /// The folder holding one cgroup per handler.
     public let root: String
+    /// A v2 (unified) hierarchy: `root` must enable `pids` for its children.
+    public let unified: Bool
 
-    public init(root: String) { self.root = root }
+    public init(root: String, unified: Bool = false) {
+        self.root = root
+        self.unified = unified
+    }
 
     /// The daemon's own cgroup folder for the `pids` controller, from /proc/self/mountinfo and
     /// /proc/self/cgroup; `unified` when it is a v2 hierarchy. Nil when no mounted hierarchy
@@ -70,10 +75,11 @@ public struct HandlerCgroups: Sendable, Equatable {
             return nil
         }
         let root = join(own.path, "waymark-\(instanceName(instance))")
+        sweepEmpty(in: own.path)
         do {
             if own.unified { try delegatePids(in: own.path, to: root) } else { try makeFolder(root) }
             logger.info("Handlers' process limits through cgroups", metadata: ["cgroup": "\(root)"])
-            return HandlerCgroups(root: root)
+            return HandlerCgroups(root: root, unified: own.unified)
         } catch {
             logger.notice(
                 "Cannot make cgroups for handlers: they have no process limit",
@@ -101,13 +107,33 @@ public struct HandlerCgroups: Sendable, Equatable {
     /// The handler's cgroup folder (`handler-NAME`: a name such as `..` stays a plain name).
     public func path(of handler: String) -> String { Self.join(root, "handler-" + handler) }
 
-    /// Puts `pid` into the handler's cgroup (made on first use) with at most `maximum` processes
-    /// and threads in it. Called the moment `posix_spawn` returns.
-    public func join(_ handler: String, pid: pid_t, maximum: Int) throws {
+    /// Removes the empty cgroups that daemons killed without their shutdown left beside ours
+    /// (`waymark-*` folders whose handler cgroups hold no process; the kernel refuses to remove
+    /// any that does). A live daemon's folder that happens to be empty is made again at its next
+    /// launch (`openForJoining`).
+    private static func sweepEmpty(in folder: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("waymark-") {
+            let root = join(folder, name)
+            for handler in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where handler.hasPrefix("handler-") {
+                rmdir(join(root, handler))
+            }
+            rmdir(root)
+        }
+    }
+
+    /// The handler's cgroup (made on first use) with at most `maximum` processes and threads,
+    /// and its `cgroup.procs` opened for writing: the new process writes "0" to it before its
+    /// program runs (`HandlerProcess.spawn`), so even its first fork is counted. The caller
+    /// closes the descriptor.
+    public func openForJoining(_ handler: String, maximum: Int) throws -> Int32 {
         let folder = path(of: handler)
+        if mkdir(root, 0o755) == 0, unified { try Self.write("+pids", to: Self.join(root, "cgroup.subtree_control")) }
         try Self.makeFolder(folder)
         try Self.write("\(maximum)", to: Self.join(folder, "pids.max"))
-        try Self.write("\(pid)", to: Self.join(folder, "cgroup.procs"))
+        let procs = Self.join(folder, "cgroup.procs")
+        let descriptor = open(procs, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CgroupError("open \(procs): \(String(cString: strerror(errno)))") }
+        return descriptor
     }
 
     /// The processes in the handler's cgroup now.

@@ -30,50 +30,30 @@ public struct HandlerProcess: Sendable, Equatable {
 
     /// Starts `executable` with exactly `arguments` and `environment`, in `directory`, stdin
     /// from /dev/null, stdout and stderr to `logPath` (appended) or /dev/null, no other
-    /// descriptors. Throws a message naming what failed (a missing or non-executable file).
+    /// descriptors, in a session of its own. When `cgroupProcs` is an open `cgroup.procs` the
+    /// child joins that cgroup before the program runs, and `memoryLimit` (RLIMIT_AS) and the
+    /// descriptor limit the daemon started with are set in it then too: nothing the program does
+    /// happens outside them (`waymark_spawn_process`). Throws a message naming what failed (a
+    /// missing or non-executable file).
     public static func spawn(
         executable: String, arguments: [String], environment: [String: String], directory: String,
-        logPath: String?, memoryLimit: Int? = nil
+        logPath: String?, memoryLimit: Int? = nil, cgroupProcs: Int32 = -1
     ) throws -> HandlerProcess {
         guard isExecutableFile(executable) else {
             throw HandlerError.cannotLaunch("\(executable) is not an executable file")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        let output = logPath ?? "/dev/null"
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        waymark_spawn_addclosefrom(&actions, 3)
-        waymark_spawn_addchdir(&actions, directory)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A fresh session (so a process group of its own) and default signal handling.
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(
-            &attributes, waymark_spawn_setsid_flag() | Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK))
-
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else {
-            throw HandlerError.cannotLaunch("posix_spawn \(executable): \(String(cString: strerror(status)))")
+        let descriptors = inheritedDescriptorLimit.withLock { $0 } ?? 0
+        let pid = waymark_spawn_process(
+            executable, argv, envp, directory, logPath ?? "/dev/null", cgroupProcs, UInt64(memoryLimit ?? 0), descriptors)
+        guard pid > 0 else {
+            throw HandlerError.cannotLaunch("starting \(executable): \(String(cString: strerror(errno)))")
         }
-        if let memoryLimit { _ = waymark_limit_address_space(pid, UInt64(memoryLimit)) }
-        if let soft = inheritedDescriptorLimit.withLock({ $0 }) { _ = waymark_limit_descriptors(pid, soft) }
         return HandlerProcess(pid: pid)
     }
 

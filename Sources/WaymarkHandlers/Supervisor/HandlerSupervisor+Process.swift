@@ -14,17 +14,19 @@ extension HandlerSupervisor {
         environment["WAYMARK_HANDLER_NAME"] = name
         environment["WAYMARK_HANDLER_TOKEN"] = token
         environment["WAYMARK_LAUNCH_REASON"] = reason
-        let process = try HandlerProcess.spawn(
-            executable: registration.executable, arguments: registration.arguments, environment: environment,
-            directory: registration.workingDirectory, logPath: settings.logDirectory.map { "\($0)/\(name).log" },
-            memoryLimit: registration.limits.memoryBytes)
+        var cgroupProcs: Int32 = -1
         if let cgroups = settings.cgroups {
             do {
-                try cgroups.join(name, pid: process.pid, maximum: settings.maximumProcesses)
+                cgroupProcs = try cgroups.openForJoining(name, maximum: settings.maximumProcesses)
             } catch {
                 logger.warning("Handler runs without its process limit", metadata: ["handler": "\(name)", "error": "\(error)"])
             }
         }
+        defer { if cgroupProcs >= 0 { close(cgroupProcs) } }
+        let process = try HandlerProcess.spawn(
+            executable: registration.executable, arguments: registration.arguments, environment: environment,
+            directory: registration.workingDirectory, logPath: settings.logDirectory.map { "\($0)/\(name).log" },
+            memoryLimit: registration.limits.memoryBytes, cgroupProcs: cgroupProcs)
         return Launched(process: process, token: token)
     }
 

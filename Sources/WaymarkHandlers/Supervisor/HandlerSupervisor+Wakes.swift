@@ -21,32 +21,31 @@ extension HandlerSupervisor {
         guard lifecycle.handlers[name] != nil else { return .noHandler }
         let now = clock.now
         if let wait = pushAllowances[name, default: PushAllowance()].take(at: now) { return .rateLimited(retryAfter: wait) }
-        var record = JSONObjectWriter()
-        record.add("kind", EventKind.push.rawValue)
-        record.add("time", now.rfc3339)
-        record.addRaw("data", data)
-        let ids = try store.enqueueHandlerEvents(
-            [QueuedHandlerEvent.New(handler: name, time: now, kind: .push, record: record.object)], at: now, device: Device.localName)
-        feed(.eventsQueued(handler: name, reason: EventKind.push.rawValue))
-        return .queued(id: ids[0])
+        return .queued(id: try queueWake(name, kind: .push, at: now, data: data))
     }
 }
 
 extension HandlerSupervisor {
-    /// A background fetch fell due (`HandlerLifecycle+Fetch`): `{"kind":"fetch","time":…}` into
-    /// the handler's queue, durably, then it is woken for it with reason `fetch`.
+    /// A background fetch fell due (`HandlerLifecycle+Fetch`): a `fetch` event for the handler.
     func queueFetch(_ name: String) {
-        let now = clock.now
-        var record = JSONObjectWriter()
-        record.add("kind", EventKind.fetch.rawValue)
-        record.add("time", now.rfc3339)
         do {
-            _ = try store.enqueueHandlerEvents(
-                [QueuedHandlerEvent.New(handler: name, time: now, kind: .fetch, record: record.object)], at: now, device: Device.localName)
+            _ = try queueWake(name, kind: .fetch, at: clock.now)
         } catch {
             logger.error("Cannot queue a background fetch", metadata: ["handler": "\(name)", "error": "\(error)"])
-            return
         }
-        feed(.eventsQueued(handler: name, reason: EventKind.fetch.rawValue))
+    }
+
+    /// A wake the daemon makes rather than the pipeline (push, fetch): `{"kind":…,"time":…}`,
+    /// with `data` when given, into the handler's queue (durably, before anything else), then
+    /// the handler is woken for it with the kind as its reason. Returns the event's id.
+    private func queueWake(_ name: String, kind: EventKind, at now: Timestamp, data: String? = nil) throws -> Int64 {
+        var record = JSONObjectWriter()
+        record.add("kind", kind.rawValue)
+        record.add("time", now.rfc3339)
+        if let data { record.addRaw("data", data) }
+        let ids = try store.enqueueHandlerEvents(
+            [QueuedHandlerEvent.New(handler: name, time: now, kind: kind, record: record.object)], at: now, device: Device.localName)
+        feed(.eventsQueued(handler: name, reason: kind.rawValue))
+        return ids[0]
     }
 }

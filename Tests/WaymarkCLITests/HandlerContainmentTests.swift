@@ -23,7 +23,7 @@ import WaymarkTestSupport
         let added = try await runWaymark(
             ["handlers", "add", "stubborn", "--exec", "/usr/bin/python3", "--regions", "hut", "--db", scenario.db, "--", script, pids])
         try #require(added.status == 0, "\(added.stderr)")
-        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle()
         var started: [Int32] = []
         defer { for pid in started { kill(pid, SIGKILL) } }
         let ready = try await BackgroundProcess.waitUntil(timeout: 20) {
@@ -75,8 +75,7 @@ import WaymarkTestSupport
         let added = try await runWaymark(
             ["handlers", "add", "chatty", "--exec", "/usr/bin/python3", "--regions", "hut", "--db", scenario.db, "--", script, totalFile])
         try #require(added.status == 0, "\(added.stderr)")
-        let daemon = try BackgroundProcess.waymark(
-            ["serve", "--config", configuration, "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle(config: configuration)
         try await daemon.whileRunning {
             let ready = try await BackgroundProcess.waitUntil(timeout: 20) {
                 (try? await runWaymark(["handlers", "launch", "chatty", "--socket", scenario.socket]))?.status == 0
@@ -141,7 +140,7 @@ import WaymarkTestSupport
         try await Task.sleep(for: .milliseconds(500))
         #expect(HandlerScenario.processState(pid) == "T", "orphaned and stopped")
 
-        let second = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let second = try scenario.serveIdle()
         try await second.whileRunning {
             let ended = try await BackgroundProcess.waitUntil(timeout: 15) {
                 let state = HandlerScenario.processState(pid)
@@ -154,7 +153,7 @@ import WaymarkTestSupport
             #expect(handler["pid"] == nil || handler["pid"] is NSNull, "\(handler)")
         }
         // And the record is gone: a third start ends nothing.
-        let third = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let third = try scenario.serveIdle()
         try await third.whileRunning {
             _ = try await BackgroundProcess.waitUntil(timeout: 10) { (try? await scenario.handlers().isEmpty) == false }
             #expect(!third.stderr.contains("Ending a handler"), "\(third.stderr.suffix(2000))")

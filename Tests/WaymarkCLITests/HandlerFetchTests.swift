@@ -13,7 +13,7 @@ import WaymarkTestSupport
     @Test func aHandlerIsWokenForFetchesNoSoonerThanItAsked() async throws {
         let scenario = try await HandlerScenario()
         try await scenario.register(flags: ["--fetch-interval", "2", "--budget", "1"], handlerArguments: ["--fetch-result", "newData"])
-        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             let three = try await BackgroundProcess.waitUntil(timeout: 20) { Self.fetchTimes(scenario).count >= 3 }
             #expect(three, "\(scenario.lines())\n\(daemon.stderr.suffix(2000))")
@@ -32,7 +32,7 @@ import WaymarkTestSupport
     @Test func emptyFetchesComeLessOften() async throws {
         let scenario = try await HandlerScenario()
         try await scenario.register(flags: ["--fetch-interval", "1", "--budget", "1"], handlerArguments: ["--fetch-result", "noData"])
-        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             let four = try await BackgroundProcess.waitUntil(timeout: 30) { Self.fetchTimes(scenario).count >= 4 }
             #expect(four, "\(daemon.stderr.suffix(2000))")
@@ -52,7 +52,7 @@ import WaymarkTestSupport
         let added = try await runWaymark(
             ["handlers", "add", "swift", "--exec", executable, "--fetch-interval", "1", "--budget", "2", "--db", scenario.db, "--", out])
         try #require(added.status == 0, "\(added.stderr)")
-        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             func fetches() -> Int {
                 ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains(#""reason":"fetch""#) }.count

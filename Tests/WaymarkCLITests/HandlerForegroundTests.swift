@@ -10,7 +10,7 @@ import WaymarkTestSupport
     @Test func anActiveHandlerMovesToTheBackgroundIsSuspendedAndHearsWillTerminateBeforeSIGTERM() async throws {
         let scenario = try await HandlerScenario()
         try await scenario.register(flags: ["--budget", "2"], handlerArguments: ["--ask-remaining", "--log-sigterm"])
-        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle()
         func notices() -> [String] { scenario.lines().compactMap { $0["notice"] as? String } }
         func remaining() -> [Any] {
             scenario.lines().filter { $0["notice"] as? String == "backgroundTimeRemaining" }
@@ -50,7 +50,7 @@ import WaymarkTestSupport
         try await scenario.register()
         let offline = try await runWaymark(["handlers", "background", "hut-log", "--socket", scenario.socket])
         #expect(offline.status != 0 && offline.stderr.contains("no daemon"), "\(offline.stderr)")
-        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             _ = try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: scenario.socket) }
             let unknown = try await runWaymark(["handlers", "background", "nobody-here", "--socket", scenario.socket])

@@ -24,8 +24,7 @@ import WaymarkTestSupport
             try #require(added.status == 0, "\(added.stderr)")
         }
         func lines(_ name: String) -> [String] { ((try? String(contentsOfFile: outs[name]!, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
-        let daemon = try BackgroundProcess.waymark(
-            ["serve", "--config", configuration, "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle(config: configuration)
         try await daemon.whileRunning {
             let up = try await BackgroundProcess.waitUntil(timeout: 20) {
                 (try? await runWaymark(["handlers", "launch", "active", "--socket", scenario.socket]))?.status == 0

@@ -7,13 +7,6 @@ import WaymarkTestSupport
 /// the memory limit, the environment, working directory and log, and the launch reasons of
 /// the location services.
 @Suite struct HandlerOptionTests {
-    /// A daemon with no receiver, so only pushes (and the user) wake handlers.
-    static func idleDaemon(_ scenario: HandlerScenario, config: String? = nil, environment: [String: String]? = nil) throws -> BackgroundProcess {
-        var arguments = ["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket]
-        if let config { arguments += ["--config", config] }
-        return try BackgroundProcess(ProjectPaths.waymarkExecutable, arguments, environment: environment)
-    }
-
     static func add(_ scenario: HandlerScenario, _ name: String, _ flags: [String], out: String? = nil) async throws {
         let result = try await runWaymark(
             ["handlers", "add", name, "--exec", HandlerScenario.handlerPath, "--regions", "hut", "--db", scenario.db] + flags
@@ -35,7 +28,7 @@ import WaymarkTestSupport
         let scenario = try await HandlerScenario()
         let config = try scenario.directory.write("waymark.yaml", "handlers:\n  max_suspended: 1\n")
         for name in ["first", "second"] { try await Self.add(scenario, name, ["--budget", "1"]) }
-        let daemon = try Self.idleDaemon(scenario, config: config)
+        let daemon = try scenario.serveIdle(config: config)
         try await daemon.whileRunning {
             #expect(try await Self.notify("first", scenario))
             #expect(try await BackgroundProcess.waitUntil(timeout: 10) { await Self.state("first", scenario) == "suspended" })
@@ -50,7 +43,7 @@ import WaymarkTestSupport
     @Test func exitsOnSuspendEndsTheProcessWhenItsBudgetIsSpent() async throws {
         let scenario = try await HandlerScenario()
         try await Self.add(scenario, "brief", ["--budget", "1", "--exits-on-suspend"])
-        let daemon = try Self.idleDaemon(scenario)
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             #expect(try await Self.notify("brief", scenario))
             let pid = try #require(try await BackgroundProcess.waitUntil(timeout: 10) { (try? await scenario.handler("brief"))?["pid"] != nil }
@@ -66,7 +59,7 @@ import WaymarkTestSupport
         let scenario = try await HandlerScenario()
         let out = scenario.directory.path("quiet.jsonl")
         try await Self.add(scenario, "quiet", ["--no-background-refresh"], out: out)
-        let daemon = try Self.idleDaemon(scenario)
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             #expect(try await Self.notify("quiet", scenario))
             try await Task.sleep(for: .seconds(2))
@@ -81,7 +74,7 @@ import WaymarkTestSupport
     @Test func theMemoryLimitIsTheProcessAddressSpaceLimit() async throws {
         let scenario = try await HandlerScenario()
         try await Self.add(scenario, "capped", ["--memory-limit", "\(300 << 20)", "--budget", "30"])
-        let daemon = try Self.idleDaemon(scenario)
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             #expect(try await Self.notify("capped", scenario))
             let running = try await BackgroundProcess.waitUntil(timeout: 10) { (try? await scenario.handler("capped"))?["pid"] as? Int != nil }
@@ -110,7 +103,7 @@ import WaymarkTestSupport
         var environment = ProcessInfo.processInfo.environment
         environment["WM_PASSED"] = "given"
         environment["WM_KEPT"] = "withheld"
-        let daemon = try Self.idleDaemon(scenario, config: config, environment: environment)
+        let daemon = try scenario.serveIdle(config: config, environment: environment)
         try await daemon.whileRunning {
             #expect(try await Self.notify("where", scenario))
             let logged = try await BackgroundProcess.waitUntil(timeout: 10) {

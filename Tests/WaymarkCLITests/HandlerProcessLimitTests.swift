@@ -39,8 +39,7 @@ import WaymarkTestSupport
         let added = try await runWaymark(
             ["handlers", "add", "forker", "--exec", "/usr/bin/python3", "--regions", "hut", "--db", scenario.db, "--", script, counts])
         try #require(added.status == 0, "\(added.stderr)")
-        let daemon = try BackgroundProcess.waymark(
-            ["serve", "--config", configuration, "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle(config: configuration)
         func running() async throws -> Int {
             try await runProcess(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", script]).stdout.split(separator: "\n").count
         }

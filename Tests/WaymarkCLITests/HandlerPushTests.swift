@@ -9,7 +9,7 @@ import WaymarkTestSupport
     @Test func aPushLaunchesTheHandlerWithItsDataAndIsRateLimited() async throws {
         let scenario = try await HandlerScenario()
         try await scenario.register()
-        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             let first = try await BackgroundProcess.waitUntil(timeout: 20) {
                 (try? await runWaymark(["handlers", "notify", "hut-log", "--data", #"{"sync":"now"}"#, "--socket", scenario.socket]))?.status == 0
@@ -43,7 +43,7 @@ import WaymarkTestSupport
     @Test func malformedPushesAreRefusedAndForceQuitHandlersStayDown() async throws {
         let scenario = try await HandlerScenario()
         try await scenario.register()
-        let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", scenario.db, "--socket", scenario.socket])
+        let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
             _ = try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: scenario.socket) }
             let bad = try await runWaymark(["handlers", "notify", "hut-log", "--data", "{not json", "--socket", scenario.socket])

@@ -46,6 +46,14 @@ struct HandlerScenario {
         return try directory.write("track.gpx", gpx + "</trkseg></trk></gpx>\n")
     }
 
+    /// A daemon with no receiver (gpsd on a closed port), so only pushes, fetches and the user
+    /// wake handlers; `config` adds a configuration file, `environment` replaces the daemon's.
+    func serveIdle(config: String? = nil, environment: [String: String]? = nil) throws -> BackgroundProcess {
+        var arguments = ["serve", "--gpsd", "127.0.0.1:9", "--db", db, "--socket", socket]
+        if let config { arguments += ["--config", config] }
+        return try BackgroundProcess(ProjectPaths.waymarkExecutable, arguments, environment: environment)
+    }
+
     func serve(_ track: String, speed: String) throws -> BackgroundProcess {
         try BackgroundProcess.waymark(["serve", "--replay", track, "--speed", speed, "--db", db, "--socket", socket])
     }

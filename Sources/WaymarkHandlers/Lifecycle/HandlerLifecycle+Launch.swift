@@ -3,9 +3,10 @@ import WaymarkCore
 
 /// Launch, resume and relaunch (docs/semantics.md §1.1, §1.5).
 extension HandlerLifecycle {
+    /// Events were queued for it (`reason`: the newest one's kind, for the log; a launch is named
+    /// after the oldest event that may wake it, `queueRead`).
     mutating func eventsQueued(_ name: String, reason: String) {
-        guard let handler = handlers[name] else { return }
-        if !handler.running && handler.launching == nil { handlers[name]!.launchReason = reason }
+        guard handlers[name] != nil else { return }
         pump(name)
     }
 
@@ -39,12 +40,9 @@ extension HandlerLifecycle {
             deliver(name)
         case .notRunning, .terminated:
             guard !handler.running, handler.launching == nil else { return }
-            // The newest event's kind names the launch, unless that kind may not launch it (a
-            // standard update for a when-in-use handler): then the oldest event that may.
-            let updatesLaunch = handler.registration.subscription.authorization.relaunchesForStandardUpdates
-            if handler.launchReason.isEmpty || handler.launchReason == "user" || (handler.launchReason == "location" && !updatesLaunch) {
-                handlers[name]!.launchReason = wakingKind
-            }
+            // The launch is for the oldest event that may wake it: its kind is the reason the
+            // rules below judge and the handler is told.
+            handlers[name]!.launchReason = wakingKind
             guard mayLaunchInBackground(name) else { return }
             launch(name, active: false, reason: handlers[name]!.launchReason)
         }

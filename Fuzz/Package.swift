@@ -29,6 +29,7 @@ let targets: [Target] = [
     fuzzTarget("power-profile", [waymark("WaymarkPower")]),
     fuzzTarget("api-output", [waymark("WaymarkAPI"), waymark("WaymarkOutputs"), waymark("WaymarkCore")]),
     fuzzTarget("api-device", [waymark("WaymarkAPI"), waymark("WaymarkDevices")]),
+    fuzzTarget("track-log", [waymark("WaymarkSources")]),
 ]
 
 let package = Package(

@@ -33,6 +33,7 @@ DATA="${WAYMARK_SHARED_DATA:-$ROOT/../shared/data}"
 TARGETS=(
     gpx gpsd json geojson beacon-replay hci owntracks osmand device-credentials
     handler-request handler-registration handler-client config power-profile api-output api-device
+    track-log
 )
 
 # The longest input each target is given (libFuzzer's -max_len). HCI packets are read into a
@@ -42,7 +43,7 @@ max_len() {
     case "$1" in
         hci) echo 260 ;;
         device-credentials) echo 1024 ;;
-        gpx | geojson | json | gpsd) echo 16384 ;;
+        gpx | geojson | json | gpsd | track-log) echo 16384 ;;
         *) echo 8192 ;;
     esac
 }
@@ -156,6 +157,16 @@ for path in files:
 PY
 }
 
+# log_chunks DEST: gpsd's regression logs (NMEA 0183) and their .chk files (gpsd JSON with
+# the NMEA interleaved), the first 120 lines of each in pieces of 30 lines.
+log_chunks() {
+    local dest=$1 file
+    have_data nmea/gpsd-3.22 || return 0
+    for file in "$DATA"/nmea/gpsd-3.22/*.log "$DATA"/nmea/gpsd-3.22/*.chk; do
+        head -n 120 "$file" | split -l 30 -a 1 - "$dest/$(basename "$file")-"
+    done
+}
+
 # gpsd_chunks DEST: gpsd's own JSON output for its regression logs (the .chk files): the
 # first 160 lines of each, in pieces of 20 lines.
 gpsd_chunks() {
@@ -184,6 +195,7 @@ seed() {
             have_data geojson && geojson_features "$dest" "$DATA"/geojson/*.json "$DATA"/geojson/*.geojson
             ;;
         gpsd) gpsd_chunks "$dest" ;;
+        track-log) log_chunks "$dest" ;;
         beacon-replay) copy "$dest" "$ROOT"/Beacons/*.jsonl ;;
         hci) hci_packets "$dest" "$ROOT"/Beacons/*.jsonl "$FUZZ"/Seeds/beacon-replay/* ;;
         config) copy "$dest" "$ROOT"/packaging/*.yaml ;;

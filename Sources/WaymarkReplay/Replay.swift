@@ -32,7 +32,7 @@ public enum Replay {
         if !monitorsRegions && !options.regionPaths.isEmpty {
             logger.warning("approximate authorization: region monitoring is disabled, --regions ignored")
         }
-        var timeline = try ReplayTimeline(trackPath: options.trackPath, beaconPath: options.beaconPath)
+        var timeline = try ReplayTimeline(trackPath: options.trackPath, trackFormat: options.trackFormat, beaconPath: options.beaconPath)
         let ranges = options.beaconPath != nil && options.ranging && monitorsRegions
         var pipeline = DevicePipeline(
             regions: options.beaconPath == nil ? regions.filter(\.isGeographic) : regions,

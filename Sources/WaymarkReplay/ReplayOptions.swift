@@ -1,10 +1,14 @@
 import WaymarkPower
 import WaymarkServices
+import WaymarkSources
 
 /// What `waymark replay` was asked to do.
 public struct ReplayOptions: Sendable {
-    /// The GPX track to replay; nil to replay beacon advertisements alone.
+    /// The track to replay (GPX, NMEA 0183 or a gpsd JSON log); nil to replay beacon
+    /// advertisements alone.
     public var trackPath: String?
+    /// The track's format; nil: told by its content (``TrackFormat/detect(path:)``).
+    public var trackFormat: TrackFormat?
     /// A beacon replay file (JSON Lines, docs/beacons.md), played beside the track, merged by time.
     public var beaconPath: String?
     /// Report ranging records (each visible beacon about once a second) besides beacon transitions.

@@ -15,17 +15,17 @@ public enum ReplayEvent: Sendable, Equatable {
     }
 }
 
-/// A GPX track and a beacon replay file played as one timeline, merged by time: of the two next
+/// A track (GPX, NMEA 0183 or gpsd JSON, ``TrackFormat``) and a beacon replay file played as one timeline, merged by time: of the two next
 /// events the earlier goes first, a fix when they are at the same time, an untimed fix as soon
 /// as it comes. Either may be absent. `waymark replay` and `waymark serve` both play this.
 public struct ReplayTimeline {
-    public private(set) var track: GPXFixSource?
+    public private(set) var track: TrackFileSource?
     public private(set) var beacons: BeaconReplayReader?
     private var nextFix: Fix?
     private var nextAdvertisement: BeaconAdvertisement?
 
-    public init(trackPath: String?, beaconPath: String?) throws {
-        track = try trackPath.map { try GPXFixSource(path: $0) }
+    public init(trackPath: String?, trackFormat: TrackFormat? = nil, beaconPath: String?) throws {
+        track = try trackPath.map { try TrackFileSource(path: $0, format: trackFormat) }
         beacons = try beaconPath.map { try BeaconReplayReader(path: $0) }
         nextFix = try track?.next()
         nextAdvertisement = try beacons?.next()

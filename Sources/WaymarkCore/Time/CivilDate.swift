@@ -1,7 +1,7 @@
 /// Conversions between proleptic Gregorian dates and days since 1970-01-01, after Howard
 /// Hinnant's `days_from_civil` / `civil_from_days` (exact for every year an `Int` holds).
-enum CivilDate {
-    static func days(year: Int, month: Int, day: Int) -> Int {
+package enum CivilDate {
+    package static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -11,7 +11,7 @@ enum CivilDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -23,7 +23,7 @@ enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkSources
 import Foundation
 import Logging
 import WaymarkHandlers
@@ -78,11 +79,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
     }
 }
 
-/// `waymark serve --replay TRACK` / `--beacons FILE`: the daemon's pipeline fed from a GPX
-/// track (instead of gpsd) and/or a beacon replay file, merged by time.
+/// `waymark serve --replay TRACK` / `--beacons FILE`: the daemon's pipeline fed from a track
+/// (GPX, NMEA 0183 or a gpsd JSON log, instead of gpsd) and/or a beacon replay file, merged by time.
 public struct ReplaySettings: Sendable, Equatable {
-    /// The GPX track; nil: fixes come from gpsd.
+    /// The track; nil: fixes come from gpsd.
     public var trackPath: String?
+    /// The track's format; nil: told by its content.
+    public var trackFormat: TrackFormat?
     /// The beacon replay file (docs/beacons.md); nil: none.
     public var beaconPath: String?
     /// Speed factor against the track's clock; `nil` as fast as possible.
@@ -90,8 +93,11 @@ public struct ReplaySettings: Sendable, Equatable {
     /// Stop the daemon when the track ends (tests, batch imports) instead of serving on.
     public var exitWhenDone: Bool
 
-    public init(trackPath: String?, beaconPath: String? = nil, speed: Double?, exitWhenDone: Bool) {
+    public init(
+        trackPath: String?, trackFormat: TrackFormat? = nil, beaconPath: String? = nil, speed: Double?, exitWhenDone: Bool
+    ) {
         self.trackPath = trackPath
+        self.trackFormat = trackFormat
         self.beaconPath = beaconPath
         self.speed = speed
         self.exitWhenDone = exitWhenDone

@@ -4,7 +4,7 @@ import WaymarkAPI
 import WaymarkCore
 import WaymarkSources
 
-/// Feeds the pipeline from a GPX track (`waymark serve --replay`) and/or a beacon replay file
+/// Feeds the pipeline from a track (`waymark serve --replay`: GPX, NMEA 0183 or gpsd JSON) and/or a beacon replay file
 /// (`--beacons`), merged by time, at the recording's pace times a factor or as fast as possible,
 /// so everything that works live can be tested by replay. When both end the daemon serves on,
 /// or shuts down if `exitWhenDone`.
@@ -17,7 +17,8 @@ struct ReplayFeedService: Service {
     let logger: Logger
 
     func run() async throws {
-        var timeline = try ReplayTimeline(trackPath: settings.trackPath, beaconPath: settings.beaconPath)
+        var timeline = try ReplayTimeline(
+            trackPath: settings.trackPath, trackFormat: settings.trackFormat, beaconPath: settings.beaconPath)
         var pacer = settings.speed.map { ReplayPacer(clock: ContinuousClock(), factor: $0) }
         if let track = settings.trackPath { await pipeline.handle(.connected("replay \(track)")) }
         if let beacons = settings.beaconPath {

@@ -18,7 +18,7 @@ extension RegionsCommand {
                 the same file. Nothing is stored: import the file, or pass it to `replay --regions`.
                 """)
 
-        @Option(help: "The GPX track the regions are placed along.")
+        @Option(help: "The track the regions are placed along (GPX, NMEA 0183 or gpsd JSON).")
         var along: String
 
         @Option(help: "Seed of the generator.")
@@ -47,7 +47,7 @@ extension RegionsCommand {
         }
 
         func run() throws {
-            var source = try GPXFixSource(path: along)
+            var source = try TrackFileSource(path: along)
             var path: [Coordinate] = []
             while let fix = try source.next() { path.append(fix.coordinate) }
             guard !path.isEmpty else { throw CommandError("\(along): no track or route points to place regions along") }

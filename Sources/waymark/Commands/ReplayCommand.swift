@@ -3,14 +3,18 @@ import WaymarkExport
 import WaymarkPower
 import WaymarkReplay
 import WaymarkServices
+import WaymarkSources
 
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a GPX track through the region engine, and/or beacon advertisements, printing JSON Lines.",
+        abstract: "Replay a track (GPX, NMEA 0183, gpsd JSON) through the region engine, and/or beacon advertisements, printing JSON Lines.",
         discussion: """
-            Reads the track's points (track points, then route points; waypoints are \
-            not a path) in document order, imports the regions into a SpatiaLite \
+            Reads the track's fixes in order: a GPX file's track points, then route \
+            points (waypoints are not a path); an NMEA 0183 log's epochs with a valid \
+            position (docs/replay.md); a gpsd JSON log's TPV reports with a solution \
+            (gpspipe -w, with or without -r). The format is told by the content \
+            unless --track-format says. It imports the regions into a SpatiaLite \
             database (validated with ST_IsValid), and runs every fix through the \
             region engine. With --beacons, advertisements from a beacon replay file \
             (docs/beacons.md) go through the beacon monitor, merged with the track by \
@@ -35,8 +39,11 @@ struct ReplayCommand: AsyncParsableCommand {
             input (reported as FILE:LINE:COLUMN: message), 64 on bad options.
             """)
 
-    @Argument(help: "The GPX 1.0 or 1.1 file to replay (optional with --beacons).")
+    @Argument(help: "The track to replay: GPX 1.0 or 1.1, an NMEA 0183 log, or a gpsd JSON log (optional with --beacons).")
     var track: String?
+
+    @Option(name: .customLong("track-format"), help: "The track's format, gpx, nmea or gpsd (default: told by its content).")
+    var trackFormat: TrackFormat?
 
     @Option(help: "A beacon replay file (JSON Lines of advertisements, docs/beacons.md), played beside the track or alone.")
     var beacons: String?
@@ -79,7 +86,8 @@ struct ReplayCommand: AsyncParsableCommand {
     var services: ServiceOptions
 
     func validate() throws {
-        if track == nil && beacons == nil { throw ValidationError("give a GPX track, --beacons FILE, or both") }
+        if track == nil && beacons == nil { throw ValidationError("give a track, --beacons FILE, or both") }
+        if track == nil && trackFormat != nil { throw ValidationError("--track-format needs a track") }
         if ranging && beacons == nil { throw ValidationError("--ranging needs --beacons") }
         if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
         if let speed, !(speed.isFinite && speed > 0) { throw ValidationError("--speed must be a positive number, got \(speed)") }
@@ -97,6 +105,7 @@ struct ReplayCommand: AsyncParsableCommand {
         var options = ReplayOptions(
             trackPath: track, regionPaths: regions, idProperty: idProperty, databasePath: database, pacing: pacing)
         options.numberUnnamedFeatures = numberUnnamed
+        options.trackFormat = trackFormat
         options.beaconPath = beacons
         options.ranging = ranging
         options.services = try services.selection()

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import WaymarkDaemon
+import WaymarkSources
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,8 +61,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("retention-days"), help: "Delete history older than this many days (store.retention_days).")
     var retentionDays: Double?
 
-    @Option(help: "Replay this GPX track instead of reading gpsd (the same pipeline, for testing).")
+    @Option(help: "Replay this track instead of reading gpsd (the same pipeline, for testing): GPX, an NMEA 0183 log or a gpsd JSON log (gpspipe -w).")
     var replay: String?
+
+    @Option(name: .customLong("track-format"), help: "With --replay: the track's format, gpx, nmea or gpsd (default: told by its content).")
+    var trackFormat: TrackFormat?
 
     @Option(help: "Replay this beacon file (JSON Lines of advertisements, docs/beacons.md) as the beacon source; with --replay, merged by time.")
     var beacons: String?
@@ -93,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         if replay == nil && beacons == nil && (speed != nil || fast || exitAfterReplay) {
             throw ValidationError("--speed, --fast and --exit-after-replay need --replay or --beacons")
         }
+        if replay == nil && trackFormat != nil { throw ValidationError("--track-format needs --replay") }
         if beacons != nil && bluetooth != nil { throw ValidationError("--beacons and --bluetooth cannot be used together: one beacon source") }
         if let gpsd, Self.hostAndPort(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT, got '\(gpsd)'") }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
@@ -145,7 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let retentionDays { configuration.retentionDays = retentionDays }
         if let logLevel, let level = Logger.Level(rawValue: logLevel) { configuration.logLevel = level }
         if replay != nil || beacons != nil {
-            configuration.replay = ReplaySettings(trackPath: replay, beaconPath: beacons, speed: speed, exitWhenDone: exitAfterReplay)
+            configuration.replay = ReplaySettings(
+                trackPath: replay, trackFormat: trackFormat, beaconPath: beacons, speed: speed, exitWhenDone: exitAfterReplay)
         }
         if let bluetooth {
             configuration.bluetooth = BluetoothSettings(

@@ -1,0 +1,5 @@
+import ArgumentParser
+import WaymarkSources
+
+/// `--track-format gpx|nmea|gpsd` for `replay` and `serve --replay`.
+extension TrackFormat: ExpressibleByArgument {}

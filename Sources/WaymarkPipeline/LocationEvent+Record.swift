@@ -21,6 +21,7 @@ extension LocationEvent {
                 json.add("reason", reason)
                 return json.object
             }()
+        case .accessory(let event): event.record
         }
     }
 
@@ -30,7 +31,7 @@ extension LocationEvent {
         switch self {
         case .region(let transition): transition.notifies
         case .beacon(let transition): transition.notifies
-        case .service, .ranging: true
+        case .service, .ranging, .accessory: true
         case .state, .gap: false
         }
     }

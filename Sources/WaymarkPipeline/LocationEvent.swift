@@ -21,6 +21,8 @@ public enum LocationEvent: Sendable, Equatable {
     case ranging(time: Timestamp, beacons: [RangedBeacon], subscriber: SubscriberID)
     /// No position at `time` (recorded, never delivered to a handler).
     case gap(time: Timestamp, reason: String)
+    /// A receiver, adapter or fix came or went.
+    case accessory(AccessoryEvent)
 
     /// The event's kind: the `kind` member of its JSON record.
     public typealias Kind = EventKind
@@ -33,6 +35,7 @@ public enum LocationEvent: Sendable, Equatable {
         case .service(let record, _): Kind(rawValue: record.kind) ?? .location
         case .ranging: .ranging
         case .gap: .gap
+        case .accessory: .accessory
         }
     }
 
@@ -44,6 +47,7 @@ public enum LocationEvent: Sendable, Equatable {
         case .beacon(let transition): transition.time
         case .service(let record, _): record.time
         case .ranging(let time, _, _), .gap(let time, _): time
+        case .accessory(let event): event.time
         }
     }
 
@@ -53,7 +57,7 @@ public enum LocationEvent: Sendable, Equatable {
         case .state(let fix, _): fix.coordinate
         case .region(let transition): transition.fix.coordinate
         case .service(let record, _): record.coordinate
-        case .beacon, .ranging, .gap: nil
+        case .beacon, .ranging, .gap, .accessory: nil
         }
     }
 

@@ -70,6 +70,9 @@ import WaymarkTestSupport
         daemon.send(SIGTERM)
         #expect(try await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("Bluetooth beacon source unavailable"))
+        // An adapter missing from the start is the state the daemon starts in: no adapterDown.
+        let history = try await runWaymark(["history", "--kind", "event", "--db", directory.path("w.sqlite")])
+        #expect(!history.stdout.contains("\"kind\":\"accessory\""), "\(history.stdout)")
     }
 
     @Test func beaconAndBluetoothFlagsAreCheckedBeforeServing() async throws {

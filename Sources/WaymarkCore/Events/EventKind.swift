@@ -33,6 +33,9 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// A wake someone asked for (`POST /v1/handlers/{name}/notify`), like a silent push
     /// notification: only ever in a handler's queue.
     case push
+    /// A change in the hardware: a receiver attached or removed, the Bluetooth adapter up or
+    /// down, the fix lost or regained (`--accessory`).
+    case accessory
     /// A periodic wake a handler asked for (background fetch, `--fetch-interval`): only ever in a
     /// handler's queue.
     case fetch

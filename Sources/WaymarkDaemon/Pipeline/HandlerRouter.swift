@@ -64,6 +64,8 @@ struct HandlerRouter: Sendable {
             handlers = registrations.filter { $0.subscription.wantsRegion(transition.identifier) }.map(\.name)
         case .beacon(let transition):
             handlers = registrations.filter { $0.subscription.wantsBeacon(transition.identifier) }.map(\.name)
+        case .accessory:
+            handlers = registrations.filter { $0.subscription.accessory }.map(\.name)
         case .service(_, .handler(let name)), .ranging(_, _, .handler(let name)):
             handlers = byName[name] == nil ? [] : [name]
         default:

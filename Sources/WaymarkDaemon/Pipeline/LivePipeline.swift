@@ -31,6 +31,8 @@ public actor LivePipeline {
     let configured: [ConfiguredSubscription]
     var beaconSource: DaemonStatus.BeaconSource?
     var source: SourceStatus
+    /// Whether the receiver has a fix, for `fixLost` / `fixRegained` (docs/semantics.md §1.7).
+    var fixWatch = PresenceWatch()
     /// Status, counters and the last fix, readable without waiting for this actor.
     nonisolated let board: LiveStatusBoard
     /// Handlers' subscriptions, and who launches them for their events.
@@ -132,6 +134,7 @@ public actor LivePipeline {
         case .gap(let time, let reason):
             account { try $0.noFix(at: $1) }
             run(.gap(time: time ?? clock.now, reason: reason), into: &batch)
+            if fixWatch.see(false) == false { add([.accessory(AccessoryEvent(time: time ?? clock.now, change: .fixLost))], to: &batch) }
         case .fix(let received):
             account { try $0.fix(at: $1) }
             var fix = received
@@ -142,6 +145,7 @@ public actor LivePipeline {
             guard fix.coordinate.isValid else { return batch.drop(.invalidCoordinate) }
             // Power-aware sampling decides on fixes the region engine saw (not a repeated one).
             if run(.fix(fix), into: &batch).regionDrop == nil { considerSleeping(after: fix) }
+            if fixWatch.see(true) == true { add([.accessory(AccessoryEvent(time: fix.time!, change: .fixRegained))], to: &batch) }
         case .advertisement(let advertisement):
             batch.count(DaemonStatus.Counter.advertisementsReceived)
             beaconSource?.advertisements += 1
@@ -150,6 +154,9 @@ public actor LivePipeline {
             run(.tick(time), into: &batch)
         case .reported(let event):
             batch.add(event)
+        case .accessory(let change, let device):
+            logger.notice("Accessory \(change.rawValue)", metadata: ["device": "\(device ?? "-")"])
+            add([.accessory(AccessoryEvent(time: clock.now, change: change, device: device))], to: &batch)
         }
     }
 
@@ -186,7 +193,7 @@ public actor LivePipeline {
                 logger.info("Region state established", metadata: ["inside": "\(inside)"])
             case .gap(let time, let reason):
                 batch.addGap(time: time, reason: reason, source: source.description)
-            case .region, .beacon, .service(_, .subscription):
+            case .region, .beacon, .service(_, .subscription), .accessory:
                 if let stored = StoredEvent(event) {
                     batch.add(stored)
                     log(event, stored)

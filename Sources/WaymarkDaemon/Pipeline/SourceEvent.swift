@@ -1,5 +1,6 @@
 import WaymarkBeacons
 import WaymarkCore
+import WaymarkPipeline
 import WaymarkStore
 
 /// What a source tells the daemon: gpsd live, a GPX track replayed, a Bluetooth adapter or a
@@ -13,6 +14,9 @@ public enum SourceEvent: Sendable, Equatable {
     case gap(time: Timestamp?, reason: String)
     /// The source stopped delivering (gpsd went away) and why; it will be retried.
     case disconnected(String)
+    /// A receiver attached or removed, the Bluetooth adapter up or down (docs/semantics.md
+    /// §1.7); `device` names it. Fix lost and regained the pipeline sees for itself.
+    case accessory(AccessoryEvent.Change, device: String?)
     /// An iBeacon advertisement (beacon sources).
     case advertisement(BeaconAdvertisement)
     /// The beacon source's clock: time has passed without an advertisement.

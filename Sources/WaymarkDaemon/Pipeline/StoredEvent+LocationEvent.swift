@@ -11,7 +11,7 @@ extension StoredEvent {
         guard let time = event.time else { return nil }
         let record: String
         switch event {
-        case .region, .beacon:
+        case .region, .beacon, .accessory:
             record = event.record
         case .service(var service, .subscription(let name)):
             service.fields.append(("subscription", JSONObjectWriter.quoted(name)))

@@ -4,6 +4,7 @@ import ServiceLifecycle
 import WaymarkAPI
 import WaymarkBeacons
 import WaymarkCore
+import WaymarkPipeline
 import WaymarkSources
 
 /// Feeds the pipeline iBeacon advertisements from a Bluetooth adapter, and lets beacon time
@@ -14,19 +15,29 @@ struct BluetoothFeedService: Service {
     let settings: BluetoothSettings
     let pipeline: LivePipeline
     let logger: Logger
+    /// The adapter's scan; by default the adapter `settings` names, found in sysfs.
+    var scanner: (any BeaconScanner)?
     var sysfs = "/sys/class/bluetooth"
     var retryInterval: Duration = .seconds(30)
 
     func run() async throws {
-        let source = BluetoothBeaconSource(adapter: settings.adapter, scan: settings.scan, sysfs: sysfs, logger: logger)
+        let source = scanner ?? BluetoothBeaconSource(adapter: settings.adapter, scan: settings.scan, sysfs: sysfs, logger: logger)
         var lastProblem: String?
+        // Up while it scans; the first state is learnt, changes after it are accessory events.
+        var presence = PresenceWatch()
+        func adapter(up: Bool) async {
+            guard let change = presence.see(up) else { return }
+            await pipeline.handle(.accessory(change ? .adapterUp : .adapterDown, device: settings.adapter ?? source.description))
+        }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 let stream = try source.start()
                 lastProblem = nil
                 await report(source, scanning: true, error: nil)
+                await adapter(up: true)
                 try await consume(stream)
                 await report(source, scanning: false, error: "the scan ended")
+                await adapter(up: false)
             } catch {
                 let problem = "\(error)"
                 if problem != lastProblem {
@@ -34,12 +45,13 @@ struct BluetoothFeedService: Service {
                 }
                 lastProblem = problem
                 await report(source, scanning: false, error: problem)
+                await adapter(up: false)
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: retryInterval) }
         }
     }
 
-    private func report(_ source: BluetoothBeaconSource, scanning: Bool, error: String?) async {
+    private func report(_ source: any BeaconScanner, scanning: Bool, error: String?) async {
         await pipeline.beaconSourceChanged(.init(
             kind: .bluetooth, description: source.description, scanning: scanning, lastError: error,
             scanInterval: settings.scan.interval, scanWindow: settings.scan.window))

@@ -28,6 +28,7 @@ extension SourceEvent {
         case .fix(let fix): self = .fix(fix)
         case .gap(let time, let reason): self = .gap(time: time, reason: reason)
         case .disconnected(let reason): self = .disconnected(reason)
+        case .receiver(let path, let attached): self = .accessory(attached ? .receiverAttached : .receiverRemoved, device: path)
         }
     }
 }

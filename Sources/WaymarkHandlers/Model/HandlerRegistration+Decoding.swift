@@ -24,7 +24,7 @@ extension HandlerRegistration {
 
 extension HandlerSubscription {
     enum CodingKeys: String, CodingKey {
-        case services, regions, allRegions, beacons, allBeacons, ranging, authorizationLevel, precision, devices
+        case services, regions, allRegions, beacons, allBeacons, ranging, authorizationLevel, precision, devices, accessory
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,7 +38,8 @@ extension HandlerSubscription {
             ranging: try c.decodeIfPresent([String].self, forKey: .ranging) ?? [],
             authorizationLevel: try c.decodeIfPresent(String.self, forKey: .authorizationLevel) ?? "always",
             precision: try c.decodeIfPresent(String.self, forKey: .precision) ?? "precise",
-            devices: try c.decodeIfPresent([String].self, forKey: .devices) ?? [])
+            devices: try c.decodeIfPresent([String].self, forKey: .devices) ?? [],
+            accessory: try c.decodeIfPresent(Bool.self, forKey: .accessory) ?? false)
     }
 }
 

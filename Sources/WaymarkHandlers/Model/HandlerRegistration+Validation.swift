@@ -50,8 +50,10 @@ extension HandlerRegistration {
         if let interval = fetchInterval, !(interval >= 1 && interval <= 604_800) {
             throw invalid("--fetch-interval must be between 1 s and a week (604800 s)")
         }
-        if services.isEmpty && !subscription.monitorsRegions && !subscription.monitorsBeacons && fetchInterval == nil {
-            throw invalid("subscribe to something: --significant, --standard, --visits, --regions ID…, --all-regions, --beacons ID…, --all-beacons, --ranging ID… or --fetch-interval S")
+        if services.isEmpty && !subscription.monitorsRegions && !subscription.monitorsBeacons && fetchInterval == nil
+            && !subscription.accessory
+        {
+            throw invalid("subscribe to something: --significant, --standard, --visits, --regions ID…, --all-regions, --beacons ID…, --all-beacons, --ranging ID…, --accessory or --fetch-interval S")
         }
         for device in subscription.devices where !ShortName.isValid(device) {
             throw invalid("--device: the device name '\(device)' is not 1–64 letters, digits, '.', '_' or '-'")

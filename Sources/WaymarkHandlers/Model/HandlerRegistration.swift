@@ -68,13 +68,18 @@ public struct HandlerSubscription: Sendable, Equatable, Codable {
     public var precision: String
     /// The devices whose events it gets (docs/devices.md); empty: every device's.
     public var devices: [String]
+    /// Accessory changes: receivers attached and removed, the Bluetooth adapter up and down,
+    /// the fix lost and regained (docs/semantics.md §1.7).
+    public var accessory: Bool
 
     public init(
         services: ServiceSubscriptionSettings = ServiceSubscriptionSettings(), regions: [String] = [],
         allRegions: Bool = false, beacons: [String] = [], allBeacons: Bool = false, ranging: [String] = [],
-        authorizationLevel: String = "always", precision: String = "precise", devices: [String] = []
+        authorizationLevel: String = "always", precision: String = "precise", devices: [String] = [],
+        accessory: Bool = false
     ) {
         self.devices = devices
+        self.accessory = accessory
         self.services = services
         self.regions = regions
         self.allRegions = allRegions

@@ -60,6 +60,8 @@ final class GpsdClientLoop {
     private let line: UnsafeMutablePointer<UInt8>
     /// The last SKY report on the current connection.
     private var sky: GpsdSky?
+    /// The receivers gpsd has open, across reconnections.
+    private var receivers = ReceiverRoster()
     /// Whether the current outage has been reported with `.disconnected`.
     private var outageReported = false
     private var droppedEvents = 0
@@ -292,6 +294,12 @@ final class GpsdClientLoop {
             pending.append(.gap(time: time, reason: reason))
         case .sky(let sky):
             self.sky = sky
+        case .device(.device(let path, let activated)):
+            if let change = receivers.device(path, activated: activated) {
+                pending.append(.receiver(path: change.path, attached: change.attached))
+            }
+        case .device(.devices(let paths)):
+            for change in receivers.list(paths) { pending.append(.receiver(path: change.path, attached: change.attached)) }
         case .error(let text):
             logger.warning("gpsd reported an error", metadata: ["gpsd.message": "\(text)"])
         case .ignored(let className):

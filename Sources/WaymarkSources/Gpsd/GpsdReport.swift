@@ -19,6 +19,8 @@ enum GpsdReport: Equatable {
     case noFix(time: Timestamp?, reason: String)
     /// A SKY report: what later fixes take their satellite count and dilutions from.
     case sky(GpsdSky)
+    /// A DEVICE or DEVICES report: a receiver opened or closed, or the list of open ones.
+    case device(GpsdDeviceReport)
     /// gpsd's ERROR report, with its message.
     case error(String)
     /// A well-formed report of a class this source does not use (VERSION, DEVICES, WATCH, …).
@@ -34,6 +36,8 @@ enum GpsdReport: Equatable {
         case "TPV": return tpv(data.pointee.fix)
         case "SKY": return .sky(GpsdSky(data.pointee))
         case "ERROR": return .error(String(decoding: message, as: UTF8.self))
+        case "DEVICE", "DEVICES":
+            return GpsdDeviceReport.decode(message, className: className).map { .device($0) } ?? .ignored(className: className)
         default: return .ignored(className: className)
         }
     }

@@ -49,6 +49,28 @@ public final class GpsdHarness: @unchecked Sendable {
         try self.init(feeder: LineFeeder(log: log, pace: pace, repeats: repeats))
     }
 
+    /// The receiver as gpsd names it: the feeder's address.
+    public var devicePath: String { "tcp://127.0.0.1:\(feeder.port)" }
+
+    /// gpsd's control socket (`-F`), through which devices are added and removed as hotplug
+    /// scripts do (`gpsdctl`).
+    public var controlSocket: String { directory.path("control.sock") }
+
+    /// Tells gpsd to add (`+PATH`) or remove (`-PATH`) a device, as `gpsdctl` does; gpsd's
+    /// answer (`OK`, `ERROR`).
+    public func control(_ command: String) async throws -> String {
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            s.sendall(sys.argv[2].encode() + b"\\n")
+            print(s.recv(100).decode().strip())
+            """
+        let result = try await runPython(script, [controlSocket, command])
+        guard result.status == 0 else { throw Failure(description: "gpsd control \(command): \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// When the running gpsd started accepting clients.
     public var gpsdReadyAt: ContinuousClock.Instant? { lock.withLock { readyAt } }
 
@@ -59,7 +81,7 @@ public final class GpsdHarness: @unchecked Sendable {
     /// log).
     public func start() async throws {
         let process = Process()
-        let gpsd = ["/usr/sbin/gpsd", "-N", "-b", "-S", String(port), "tcp://127.0.0.1:\(feeder.port)"]
+        let gpsd = ["/usr/sbin/gpsd", "-N", "-b", "-F", controlSocket, "-S", String(port), devicePath]
         if FileManager.default.isExecutableFile(atPath: Self.setpriv) {
             // gpsd gets SIGKILL if the thread that started it ends: a crashed or killed test
             // run leaves no gpsd behind. setpriv execs gpsd, so the process id stays gpsd's.

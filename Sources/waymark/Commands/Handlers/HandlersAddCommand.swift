@@ -39,6 +39,7 @@ extension HandlersCommand {
         @Option(parsing: .upToNextOption, help: "Beacon region identifiers to monitor (entry, exit).") var beacons: [String] = []
         @Flag(name: .customLong("all-beacons"), help: "Every beacon region, including ones added later.") var allBeacons = false
         @Option(parsing: .upToNextOption, help: "Beacon regions to range about once a second while it runs.") var ranging: [String] = []
+        @Flag(help: "Accessory changes: a receiver attached or removed, the Bluetooth adapter up or down, the fix lost or regained (launch reason accessory).") var accessory = false
         @Option(parsing: .upToNextOption, help: "Only these devices' events (default: every device's; docs/devices.md).") var device: [String] = []
         @Option(help: "fitness, automotive, other or airborne.") var activity = "other"
         @Flag(name: .customLong("when-in-use"), help: "When-in-use authorization (default always).") var whenInUse = false
@@ -75,7 +76,7 @@ extension HandlersCommand {
                         significantChange: significant, visits: visits, activity: activity),
                     regions: regions, allRegions: allRegions, beacons: beacons, allBeacons: allBeacons, ranging: ranging,
                     authorizationLevel: whenInUse ? "whenInUse" : "always",
-                    precision: approximate ? "approximate" : "precise", devices: device),
+                    precision: approximate ? "approximate" : "precise", devices: device, accessory: accessory),
                 relaunchAfterForceQuit: !noRelaunch, backgroundRefresh: !noBackgroundRefresh, exitsOnSuspend: exitsOnSuspend,
                 limits: HandlerLimits(budget: budget, maximumBackgroundTime: maximumBackgroundTime, memoryBytes: memoryLimit),
                 fetchInterval: fetchInterval)

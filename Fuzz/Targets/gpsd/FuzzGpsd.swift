@@ -41,8 +41,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         switch report {
         case .fix(let fix): _ = sky?.complete(fix) ?? fix
         case .sky(let value): sky = value
+        case .device(let device): _ = roster(device)
         case .noFix, .error, .ignored, .malformed: break
         }
     }
     return 0
+}
+
+/// What the client loop does with DEVICE and DEVICES reports: the receivers' comings and goings.
+nonisolated(unsafe) private var receivers = ReceiverRoster()
+
+private func roster(_ report: GpsdDeviceReport) -> Int {
+    switch report {
+    case .device(let path, let activated): receivers.device(path, activated: activated) == nil ? 0 : 1
+    case .devices(let paths): receivers.list(paths).count
+    }
 }

@@ -34,7 +34,7 @@ public enum Daemon {
         let sourceDescription = track.map { "replay:\($0)" } ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let writer = StoreWriter(store: store, logger: logger)
         let pipeline = LivePipeline(
-            store: store, writer: writer, regions: RegionMonitors(regions), savedStates: try store.savedRegionStates(),
+            store: store, writer: writer, regions: RegionMonitors(regions, configuration: configuration.regionConfiguration), savedStates: try store.savedRegionStates(),
             savedMarks: try store.savedMarks(), sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             power: configuration.power, clock: clock, logger: logger)
@@ -56,7 +56,9 @@ public enum Daemon {
         // Before anything can be launched: what a daemon that died without its shutdown left.
         await supervisor.endOrphans()
         await supervisor.clearForceQuitMarksOfEarlierBoots()
-        let fleet = DeviceFleet(store: store, writer: writer, regions: regions, feed: feed, clock: clock, logger: logger)
+        let fleet = DeviceFleet(
+            store: store, writer: writer, regions: regions, regionConfiguration: configuration.regionConfiguration, feed: feed,
+            clock: clock, logger: logger)
         let directory = DeviceDirectory(store: store)
         let configuredOutputs = configuration.outputs
         try await store.offPool { store in for output in configuredOutputs { try store.saveConfiguredOutput(output) } }

@@ -72,12 +72,13 @@ public struct DevicePipeline: Sendable {
     ///   - savedStates: states saved by an earlier run, restored before the first input.
     ///   - savedMarks: services' marks saved by an earlier run; subscribers present before the
     ///     first input resume from them.
+    ///   - regionConfiguration: the region engine's rules (docs/semantics.md §3.3).
     public init(
         regions: [Region], savedStates: SavedRegionStates = [], savedMarks: SavedServiceMarks? = nil, subscribers: [Subscriber] = [],
-        options: Options = Options()
+        options: Options = Options(), regionConfiguration: RegionMonitor.Configuration = RegionMonitor.Configuration()
     ) {
         self.init(
-            monitors: RegionMonitors(regions), savedStates: savedStates, savedMarks: savedMarks, subscribers: subscribers,
+            monitors: RegionMonitors(regions, configuration: regionConfiguration), savedStates: savedStates, savedMarks: savedMarks, subscribers: subscribers,
             options: options)
     }
 

@@ -9,8 +9,8 @@ public struct RegionMonitors: Sendable {
     public let geographic: RegionMonitor
     public let beacons: BeaconMonitor
 
-    public init(_ regions: [Region]) {
-        geographic = RegionMonitor(regions: regions.filter(\.isGeographic))
+    public init(_ regions: [Region], configuration: RegionMonitor.Configuration = RegionMonitor.Configuration()) {
+        geographic = RegionMonitor(regions: regions.filter(\.isGeographic), configuration: configuration)
         beacons = BeaconMonitor(regions: regions)
     }
 }

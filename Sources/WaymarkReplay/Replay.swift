@@ -34,9 +34,12 @@ public enum Replay {
         }
         var timeline = try ReplayTimeline(trackPath: options.trackPath, trackFormat: options.trackFormat, beaconPath: options.beaconPath)
         let ranges = options.beaconPath != nil && options.ranging && monitorsRegions
+        var regionConfiguration = RegionMonitor.Configuration()
+        if let gap = options.crossingGap { regionConfiguration.maximumCrossingGap = gap }
         var pipeline = DevicePipeline(
             regions: options.beaconPath == nil ? regions.filter(\.isGeographic) : regions,
-            subscribers: [Subscriber(id: subscriber, services: services, ranging: ranges ? .monitoredRegions : nil)])
+            subscribers: [Subscriber(id: subscriber, services: services, ranging: ranges ? .monitoredRegions : nil)],
+            regionConfiguration: regionConfiguration)
         var pacer: ReplayPacer<C>? = nil
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()

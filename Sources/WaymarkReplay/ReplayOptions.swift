@@ -22,6 +22,9 @@ public struct ReplayOptions: Sendable {
     /// The SpatiaLite database the regions are imported into; a private in-memory one when nil.
     public var databasePath: String?
     public var pacing: Pacing
+    /// Seconds of silence across which no region crossing is inferred (docs/semantics.md §3.3);
+    /// nil: the engine's default, 300 s.
+    public var crossingGap: Double?
     /// Location services to run besides region monitoring.
     public var services = ServiceSubscription()
     /// Account GNSS time and energy on the track's timeline (continuous tracking).

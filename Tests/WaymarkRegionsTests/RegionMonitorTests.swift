@@ -159,16 +159,43 @@ func sparseCrossing() {
     let east = Geodesic.destination(from: centre, azimuth: 90, distance: 500)
     let updates = [
         Fix(time: Timestamp(nanosecondsSince1970: 0), coordinate: west),
-        Fix(time: Timestamp(nanosecondsSince1970: 600_000_000_000), coordinate: east),
+        Fix(time: Timestamp(nanosecondsSince1970: 240_000_000_000), coordinate: east),
     ].map { monitor.process($0) }
     let crossed = updates[1].transitions
     #expect(crossed.map(\.kind) == [.enter, .exit])
-    #expect(crossed.allSatisfy { $0.crossed && $0.confirmedAt == Timestamp(nanosecondsSince1970: 600_000_000_000) })
-    // 450 m of 1000 at 10 min: 270 s; out at 550 m: 330 s.
-    #expect(abs(crossed[0].fix.time!.secondsSince1970 - 270) < 1)
-    #expect(abs(crossed[1].fix.time!.secondsSince1970 - 330) < 1)
+    #expect(crossed.allSatisfy { $0.crossed && $0.confirmedAt == Timestamp(nanosecondsSince1970: 240_000_000_000) })
+    // 450 m of 1000 in 4 min: 108 s; out at 550 m: 132 s.
+    #expect(abs(crossed[0].fix.time!.secondsSince1970 - 108) < 1)
+    #expect(abs(crossed[1].fix.time!.secondsSince1970 - 132) < 1)
     #expect(abs(Geodesic.distance(crossed[0].fix.coordinate, centre) - 50) < 0.5)
     #expect(monitor.state(ofRegionAt: 0) == .outside(since: Timestamp(nanosecondsSince1970: 0)))
+}
+
+/// Two fixes `seconds` apart, 500 m west and east of a 50 m circle: the crossings inferred.
+private func crossings(after seconds: Double, metres: Double = 500, configuration: RegionMonitor.Configuration = .init()) -> [String] {
+    let centre = coordinate(14.5, 46.05)
+    var monitor = RegionMonitor(regions: [Region(identifier: "hut", shape: .circle(center: centre, radius: 50))], configuration: configuration)
+    return [
+        Fix(time: Timestamp(nanosecondsSince1970: 0), coordinate: Geodesic.destination(from: centre, azimuth: 270, distance: metres)),
+        Fix(time: Timestamp(secondsSince1970: seconds), coordinate: Geodesic.destination(from: centre, azimuth: 90, distance: metres)),
+    ].flatMap { monitor.process($0).transitions }.map { "\($0.kind.rawValue) \($0.identifier)" + ($0.crossed ? " crossed" : "") }
+}
+
+@Test("a silence longer than the crossing gap is a gap: nothing is inferred across it")
+func noCrossingAcrossAGap() {
+    #expect(crossings(after: 300) == ["enter hut crossed", "exit hut crossed"])
+    #expect(crossings(after: 300.5) == [])
+    #expect(crossings(after: 16 * 30 * 86_400) == [])
+    var patient = RegionMonitor.Configuration()
+    patient.maximumCrossingGap = 3600
+    #expect(crossings(after: 1800, configuration: patient) == ["enter hut crossed", "exit hut crossed"])
+}
+
+@Test("a straight path faster than the speed bound infers nothing")
+func noCrossingAtAnImpossibleSpeed() {
+    // 2 km in 30 s is 67 m/s, beyond activity other's 60 m/s; in 40 s it is 50 m/s.
+    #expect(crossings(after: 30, metres: 1000) == [])
+    #expect(crossings(after: 40, metres: 1000) == ["enter hut crossed", "exit hut crossed"])
 }
 
 @Test("a sparse segment that only grazes a circle, or dense fixes passing one, report nothing")
@@ -179,7 +206,7 @@ func noCrossingWhenGrazingOrDense() {
     let north = Geodesic.destination(from: centre, azimuth: 0, distance: 45)  // the chord's middle is 5 m deep
     #expect(run(&grazing, [
         Fix(time: Timestamp(nanosecondsSince1970: 0), coordinate: Geodesic.destination(from: north, azimuth: 270, distance: 500)),
-        Fix(time: Timestamp(nanosecondsSince1970: 600_000_000_000), coordinate: Geodesic.destination(from: north, azimuth: 90, distance: 500)),
+        Fix(time: Timestamp(nanosecondsSince1970: 240_000_000_000), coordinate: Geodesic.destination(from: north, azimuth: 90, distance: 500)),
     ]) == [])
     let tiny = Region(identifier: "tiny", shape: .circle(center: centre, radius: 5))
     var dense = RegionMonitor(regions: [tiny])
@@ -233,7 +260,7 @@ func antimeridian() {
     #expect(buoyMonitor.raw == [0])
     // A sparse jump across the seam through the buoy is a crossing.
     var crossing = RegionMonitor(regions: [buoy])
-    #expect(run(&crossing, [fix(179.9, 64, second: 0), fix(-179.9, 64, second: 600)]).map { $0.prefix(10) } == ["enter buoy", "exit buoy "])
+    #expect(run(&crossing, [fix(179.9, 64, second: 0), fix(-179.9, 64, second: 240)]).map { $0.prefix(10) } == ["enter buoy", "exit buoy "])
 }
 
 @Test("a sparse step that ends exactly on ±180° goes the short way, not round the world")
@@ -243,7 +270,7 @@ func sparseStepOntoTheSeam() {
     let dateline = Region(identifier: "dateline", shape: .circle(center: coordinate(-90, 64), radius: 5000))
     for (from, to) in [(-179.9, 180.0), (179.9, -180.0), (180.0, -179.9), (-180.0, 179.9)] {
         var monitor = RegionMonitor(regions: [greenwich, dateline])
-        #expect(run(&monitor, [fix(from, 64, second: 0), fix(to, 64.001, second: 600)]) == [], "\(from) → \(to)")
+        #expect(run(&monitor, [fix(from, 64, second: 0), fix(to, 64.001, second: 240)]) == [], "\(from) → \(to)")
     }
 }
 

@@ -69,7 +69,8 @@ extension DaemonConfiguration {
                     switch key.string {
                     case "paths": configuration.regionPaths = try reader.strings(value, key: "regions.paths")
                     case "id_property": configuration.idProperty = try reader.string(value, key: "regions.id_property")
-                    default: throw reader.unknown(key, in: "regions", known: ["paths", "id_property"])
+                    case "crossing_gap": configuration.crossingGap = try reader.number(value, key: "regions.crossing_gap", in: 0...)
+                    default: throw reader.unknown(key, in: "regions", known: ["paths", "id_property", "crossing_gap"])
                     }
                 }
             case "handlers":

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkRegions
 import WaymarkSources
 import Foundation
 import Logging
@@ -35,6 +36,16 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var regionPaths: [String] = []
     /// `regions.id_property`: the feature property naming a region.
     public var idProperty: String?
+    /// `regions.crossing_gap`: seconds of silence across which no crossing is inferred between
+    /// sparse fixes (docs/semantics.md §3.3; default 300).
+    public var crossingGap: Double?
+
+    /// The region engine's rules with what this configuration sets.
+    public var regionConfiguration: RegionMonitor.Configuration {
+        var rules = RegionMonitor.Configuration()
+        if let crossingGap { rules.maximumCrossingGap = crossingGap }
+        return rules
+    }
     /// `subscriptions`: named location-service subscriptions the daemon runs on every fix; their
     /// records are stored as events and streamed live (handlers bring their own, later).
     public var subscriptions: [ConfiguredSubscription] = []

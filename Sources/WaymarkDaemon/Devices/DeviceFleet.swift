@@ -33,10 +33,18 @@ actor DeviceFleet {
     /// Refused requests per device (`-` when none was named) and reason.
     private(set) var refusals: [String: [String: Int]] = [:]
 
-    init(store: WaymarkStore, writer: StoreWriter, regions: [Region], feed: LiveFeed, clock: any WallClock, logger: Logger) {
+    /// The region engine's rules every device's monitors are built with.
+    private let regionConfiguration: RegionMonitor.Configuration
+
+    init(
+        store: WaymarkStore, writer: StoreWriter, regions: [Region],
+        regionConfiguration: RegionMonitor.Configuration = RegionMonitor.Configuration(), feed: LiveFeed, clock: any WallClock,
+        logger: Logger
+    ) {
         self.store = store
         self.writer = writer
-        self.regions = Mutex((regions, RegionMonitors(regions), []))
+        self.regionConfiguration = regionConfiguration
+        self.regions = Mutex((regions, RegionMonitors(regions, configuration: regionConfiguration), []))
         self.feed = feed
         self.clock = clock
         self.logger = logger
@@ -64,7 +72,7 @@ actor DeviceFleet {
 
     /// New regions for every device's pipeline; every device is sent them again.
     func adopt(_ regions: [Region]) async {
-        let monitors = RegionMonitors(regions)
+        let monitors = RegionMonitors(regions, configuration: regionConfiguration)
         self.regions.withLock { $0 = (regions, monitors, []) }
         for pipeline in pipelines.withLock({ Array($0.values) }) { await pipeline.adopt(monitors) }
     }

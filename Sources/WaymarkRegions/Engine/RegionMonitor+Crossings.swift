@@ -1,11 +1,15 @@
 import WaymarkCore
 
 extension RegionMonitor {
-    func isSparse(from previous: (time: Timestamp?, coordinate: Coordinate), to fix: Fix) -> Bool {
-        guard let start = previous.time, let end = fix.time,
-            end.seconds(since: start) >= configuration.sparseInterval
-        else { return false }
-        return Geodesic.distance(previous.coordinate, fix.coordinate) >= configuration.sparseDistance
+    /// Whether the straight path from `previous` to `fix` may have crossed regions unseen: the
+    /// fixes are sparse (far apart in time and space) and the path is plausible (a silence no
+    /// longer than `maximumCrossingGap`, a speed within `maximumCrossingSpeed`).
+    func mayHaveCrossed(from previous: (time: Timestamp?, coordinate: Coordinate), to fix: Fix) -> Bool {
+        guard let start = previous.time, let end = fix.time else { return false }
+        let seconds = end.seconds(since: start)
+        guard seconds >= configuration.sparseInterval, seconds <= configuration.maximumCrossingGap else { return false }
+        let metres = Geodesic.distance(previous.coordinate, fix.coordinate)
+        return metres >= configuration.sparseDistance && metres <= configuration.maximumCrossingSpeed * seconds
     }
 
     /// Reports regions the straight segment between two sparse fixes passes through as

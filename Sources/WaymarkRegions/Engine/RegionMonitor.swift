@@ -52,10 +52,12 @@ public enum RegionState: Sendable, Equatable {
 /// - **Dwell.** A region with a loitering delay reports `dwell` at the first fix, still inside,
 ///   that delay after its confirmed entry; once per entry.
 /// - **Sparse fixes.** When consecutive fixes are at least `sparseInterval` seconds and
-///   `sparseDistance` metres apart, each region the straight segment between them passes
+///   `sparseDistance` metres apart, but at most `maximumCrossingGap` seconds apart and within
+///   `maximumCrossingSpeed`, each region the straight segment between them passes
 ///   through (neither fix inside it, confirmed outside, nothing pending) is reported as
 ///   entered and exited, marked `crossed`, at the interpolated points, if the middle of the
-///   stretch inside is at least the hysteresis distance from the boundary. Its state stays outside.
+///   stretch inside is at least the hysteresis distance from the boundary. Its state stays
+///   outside. A longer silence is a gap: no crossing is inferred across it.
 /// - **Registration** gives no event: the first fix establishes the state, unless the region
 ///   asks for an initial trigger (then an `initial` entry when it is inside).
 ///
@@ -75,6 +77,14 @@ public struct RegionMonitor: Sendable {
         /// Consecutive fixes this many seconds apart (and `sparseDistance` metres) are sparse.
         public var sparseInterval = 30.0
         public var sparseDistance = 200.0
+        /// Crossings are inferred between sparse fixes only across a silence of at most this many
+        /// seconds: beyond it the straight path is no evidence of where the device went (a logger
+        /// switched off, a file of several trips), and the next fix's state is what counts. 300 s,
+        /// the silence after which export and visits speak of a pause or a gap.
+        public var maximumCrossingGap = 300.0
+        /// … and only where the straight path needs no more than this speed, m/s (activity
+        /// `other`'s bound, the region engine's gate).
+        public var maximumCrossingSpeed = 60.0
 
         public init() {}
     }
@@ -196,7 +206,7 @@ public struct RegionMonitor: Sendable {
         index.containing(fix.coordinate, into: &raw)
         var update = RegionUpdate()
         if !unknown.isEmpty { establish(fix, &update) }
-        if let previous, isSparse(from: previous, to: fix) { addCrossings(from: previous, to: fix, &update) }
+        if let previous, mayHaveCrossed(from: previous, to: fix) { addCrossings(from: previous, to: fix, &update) }
         if !pending.isEmpty || raw != inside { advancePending(fix, &update) }
         if !dwelling.isEmpty { checkDwell(fix, &update) }
         previous = (fix.time, fix.coordinate)

@@ -1,0 +1,23 @@
+import Testing
+import WaymarkDaemon
+import WaymarkRegions
+
+/// `regions.crossing_gap` in the daemon's configuration (docs/semantics.md §3.3).
+@Suite struct CrossingGapConfigurationTests {
+    private let defaults = DaemonConfiguration(database: "w.sqlite", socketPath: "api.sock")
+
+    @Test func theDefaultIsFiveMinutesAndTheKeySetsIt() throws {
+        #expect(defaults.regionConfiguration.maximumCrossingGap == 300)
+        let configuration = try DaemonConfiguration.parse(yaml: "regions:\n  crossing_gap: 90\n", file: "w.yaml", over: defaults)
+        #expect(configuration.regionConfiguration.maximumCrossingGap == 90)
+        #expect(configuration.regionConfiguration.sparseInterval == RegionMonitor.Configuration().sparseInterval)
+    }
+
+    @Test func aNegativeGapIsRefusedAtItsPlace() {
+        #expect {
+            try DaemonConfiguration.parse(yaml: "regions:\n  crossing_gap: -5\n", file: "w.yaml", over: defaults)
+        } throws: { error in
+            "\(error)".hasPrefix("w.yaml:2:") && "\(error)".contains("regions.crossing_gap")
+        }
+    }
+}

@@ -92,12 +92,15 @@ extension WaymarkStore {
     private func migrateOnce() throws {
         // Checked and created in one IMMEDIATE transaction, so two processes opening a new
         // file at once (a daemon and `waymark history`) cannot both initialise it.
-        // InitSpatialMetadata(0): no transaction of its own, it runs inside ours. Skipped when
-        // the file already has the metadata (made by SpatiaLite's tools, or an earlier open).
+        // InitSpatialMetadata(0): no transaction of its own, it runs inside ours. 'WGS84': only
+        // the 129 reference systems on WGS84 (4326, which is all Waymark uses, and its UTM zones),
+        // not all 6,215 — a new store is 0.3 MB instead of 6.6, and opening an in-memory one for
+        // a replay costs 12 MB less. Skipped when the file already has the metadata (made by
+        // SpatiaLite's tools, or an earlier open).
         try database.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 if try !db.tableExists("spatial_ref_sys") {
-                    guard try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)") == 1 else {
+                    guard try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0, 'WGS84')") == 1 else {
                         throw StoreError(code: .migrationFailed, message: "SpatiaLite's InitSpatialMetadata failed")
                     }
                     logger.info("Initialised SpatiaLite metadata")

@@ -39,25 +39,42 @@ public struct GeoJSONRegionDecoder: Sendable {
     }
 
     /// Decodes every feature of `bytes`; `file` names the input in errors and locations.
+    ///
+    /// A FeatureCollection's features are decoded as the parser reaches each one, so only one
+    /// feature's JSON tree exists at a time. A syntax error anywhere still comes first, then the
+    /// document's own errors, then the first feature that fails — as if the whole file had
+    /// been parsed before decoding.
     public func decode(_ bytes: [UInt8], file: String) throws(GeoJSONError) -> [DecodedRegion] {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw GeoJSONError(
-                code: .jsonSyntax, message: error.message, file: file,
-                location: SourceLocation(file: file, line: error.line, column: error.column))
-        }
         let result: Result<[DecodedRegion], GeoJSONError> = bytes.withUnsafeBufferPointer { buffer in
             var context = DecodingContext(bytes: buffer, file: file, options: self)
+            var features = DecodedFeatures()
+            let root: JSONNode
+            do throws(JSONSyntaxError) {
+                root = try JSONParser.parse(buffer, streaming: "features") { node, index in
+                    context.collect(node, index: index, into: &features)
+                }
+            } catch {
+                return .failure(GeoJSONError(
+                    code: .jsonSyntax, message: error.message, file: file,
+                    location: SourceLocation(file: file, line: error.line, column: error.column)))
+            }
             do throws(GeoJSONError) {
-                return .success(try context.document(root))
+                return .success(try context.document(root, features: features))
             } catch {
                 return .failure(error)
             }
         }
         return try result.get()
     }
+}
+
+/// A FeatureCollection's features as they were decoded during parsing: the regions, or the
+/// first failure (after which the rest are parsed but not decoded).
+struct DecodedFeatures {
+    var regions: [GeoJSONRegionDecoder.DecodedRegion] = []
+    var failure: GeoJSONError?
+    /// Identifier → index in `regions`, for duplicates.
+    var seen: [String: Int] = [:]
 }
 
 /// A step of a JSON path.
@@ -86,7 +103,7 @@ struct DecodingContext {
 
     // MARK: Document and features
 
-    mutating func document(_ root: JSONNode) throws(GeoJSONError) -> [GeoJSONRegionDecoder.DecodedRegion] {
+    mutating func document(_ root: JSONNode, features decoded: DecodedFeatures) throws(GeoJSONError) -> [GeoJSONRegionDecoder.DecodedRegion] {
         guard case .object = root.value else {
             throw fail(.notGeoJSON, "the document is a JSON \(root.value.typeName); expected a GeoJSON FeatureCollection or Feature object", root)
         }
@@ -97,28 +114,12 @@ struct DecodingContext {
                 throw fail(.missingMember, "a FeatureCollection needs a \"features\" array", root)
             }
             path.append(.key("features"))
-            guard case .array(let list) = features.value else {
+            // Its elements were decoded as they were parsed (`collect`); the tree keeps none.
+            guard case .array = features.value else {
                 throw fail(.wrongType, "\"features\" is a \(features.value.typeName); expected an array", features)
             }
-            var regions: [GeoJSONRegionDecoder.DecodedRegion] = []
-            regions.reserveCapacity(list.count)
-            var seen: [String: Int] = [:]
-            for (i, feature) in list.enumerated() {
-                path.append(.index(i))
-                let decoded = try self.feature(feature, index: i)
-                if let previous = seen[decoded.region.identifier] {
-                    let first = regions[previous]
-                    throw GeoJSONError(
-                        code: .duplicateIdentifier,
-                        message: "duplicate identifier \"\(decoded.region.identifier)\"; first used by \(first.path) at \(first.location)",
-                        file: file, location: decoded.location, path: decoded.path, featureIndex: i,
-                        featureIdentifier: decoded.region.identifier)
-                }
-                seen[decoded.region.identifier] = regions.count
-                regions.append(decoded)
-                path.removeLast()
-            }
-            return regions
+            if let failure = decoded.failure { throw failure }
+            return decoded.regions
         case "Feature":
             return [try feature(root, index: 0)]
         case "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection":
@@ -129,6 +130,29 @@ struct DecodingContext {
         default:
             throw fail(.notGeoJSON, "unknown GeoJSON type \"\(type)\"; expected FeatureCollection or Feature", root.member("type") ?? root)
         }
+    }
+
+    /// Decodes the FeatureCollection's feature `index` into `features`, checking its identifier
+    /// against the ones before; the first failure is kept and later features are skipped.
+    mutating func collect(_ node: JSONNode, index: Int, into features: inout DecodedFeatures) {
+        guard features.failure == nil else { return }
+        path = [.key("features"), .index(index)]
+        do throws(GeoJSONError) {
+            let decoded = try feature(node, index: index)
+            if let previous = features.seen[decoded.region.identifier] {
+                let first = features.regions[previous]
+                throw GeoJSONError(
+                    code: .duplicateIdentifier,
+                    message: "duplicate identifier \"\(decoded.region.identifier)\"; first used by \(first.path) at \(first.location)",
+                    file: file, location: decoded.location, path: decoded.path, featureIndex: index,
+                    featureIdentifier: decoded.region.identifier)
+            }
+            features.seen[decoded.region.identifier] = features.regions.count
+            features.regions.append(decoded)
+        } catch {
+            features.failure = error
+        }
+        path = []
     }
 
     mutating func feature(_ node: JSONNode, index: Int) throws(GeoJSONError) -> GeoJSONRegionDecoder.DecodedRegion {

@@ -159,18 +159,30 @@ func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
 
 extension GpsdReport {
     /// Decodes one line as the reader thread does, unpacking it with libgps into a scratch
-    /// `gps_data_t` (for tests and tools; the thread reuses its own).
+    /// `gps_data_t` (for tests; the reader thread and a gpsd log reuse their own).
     static func decode(line: String) -> GpsdReport {
-        guard let memory = calloc(1, MemoryLayout<gps_data_t>.size) else { return .malformed }
-        defer { free(memory) }
-        let data = memory.bindMemory(to: gps_data_t.self, capacity: 1)
-        var bytes = Array(line.utf8)
-        bytes.append(0)
-        _ = bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { gps_unpack($0.baseAddress, data) }
-        }
-        return bytes.withUnsafeBufferPointer { buffer in
-            decode(message: UnsafeBufferPointer(rebasing: buffer.dropLast()), data: data)
-        }
+        let scratch = GpsdScratch()
+        return Array(line.utf8).withUnsafeBufferPointer { scratch.decode($0) }
+    }
+}
+
+/// A `gps_data_t` for decoding lines one after another (24 KB: allocated once, not per line).
+final class GpsdScratch {
+    private let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+    /// libgps parses a writable, NUL-terminated copy of the line.
+    private var copy: [CChar] = []
+
+    init() { data.initialize(to: gps_data_t()) }
+
+    deinit { data.deallocate() }
+
+    /// `line` unpacked by libgps, then classified: ``GpsdReport/decode(message:data:)``.
+    func decode(_ line: UnsafeBufferPointer<UInt8>) -> GpsdReport {
+        copy.removeAll(keepingCapacity: true)
+        copy.append(contentsOf: line.lazy.map { CChar(bitPattern: $0) })
+        copy.append(0)
+        data.pointee.set &= ~gps_mask_t(PACKET_SET)
+        _ = copy.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress, data) }
+        return GpsdReport.decode(message: line, data: data)
     }
 }

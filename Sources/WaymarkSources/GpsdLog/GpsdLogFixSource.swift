@@ -12,6 +12,7 @@ import WaymarkGeoJSON
 /// and column.
 public struct GpsdLogFixSource: FixSource {
     private let file: LineFile
+    private let scratch = GpsdScratch()
     private var sky: GpsdSky?
     private var pending: Fix?
     private var reports = 0
@@ -62,7 +63,7 @@ public struct GpsdLogFixSource: FixSource {
                 code: .badJSON, message: "a \(className) report must have \"class\" first and only once, as gpsd writes it",
                 location: file.location(column: start + 1))
         }
-        switch GpsdReport.decode(line: String(decoding: line, as: UTF8.self)) {
+        switch scratch.decode(line) {
         case .fix(let fix): return sky?.complete(fix) ?? fix
         case .sky(let report): sky = report
         default: break

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import WaymarkBeacons
 import WaymarkCore
 import WaymarkGeoJSON
@@ -23,38 +18,29 @@ import WaymarkRegions
 /// backwards. Any other problem is a `BeaconReplayError` at the line and column of the field.
 public struct BeaconReplayReader {
     public let path: String
-    private var file: UnsafeMutablePointer<FILE>?
-    private var line: UnsafeMutablePointer<CChar>?
-    private var capacity = 0
-    private var lineNumber = 0
+    private let file: LineFile
     private var previous: (time: Timestamp, line: Int)?
     private var decoder = AdvertisementDecoder()
     private var pending: [BeaconAdvertisement] = []
     private var pendingIndex = 0
 
     /// Lines read so far.
-    public var lines: Int { lineNumber }
+    public var lines: Int { file.lineNumber }
+    private var lineNumber: Int { file.lineNumber }
     /// Advertisements accepted and frames ignored by reason.
     public var counts: AdvertisementCounts { decoder.counts }
 
     public init(path: String) throws(BeaconReplayError) {
         self.path = path
-        guard let file = fopen(path, "r") else {
-            let reason = String(cString: strerror(errno))
-            throw BeaconReplayError(
-                code: .unreadable, message: "cannot open the beacon replay file: \(reason)",
-                location: SourceLocation(file: path, line: 0, column: 1))
+        do {
+            file = try LineFile(path: path, what: "the beacon replay file")
+        } catch {
+            throw BeaconReplayError(code: .unreadable, message: error.message, location: error.location)
         }
-        self.file = file
     }
 
-    /// Closes the file (also done when the reader is released… by the caller: call it).
-    public mutating func close() {
-        if let file { fclose(file) }
-        file = nil
-        free(line)
-        line = nil
-    }
+    /// Closes the file now (it is closed at the end, and when the last copy is released).
+    public mutating func close() { file.close() }
 
     /// The next advertisement, or nil at the end of the file.
     public mutating func next() throws(BeaconReplayError) -> BeaconAdvertisement? {
@@ -65,21 +51,15 @@ public struct BeaconReplayReader {
             }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            guard let file else { return nil }
-            let length = getline(&line, &capacity, file)
-            guard length >= 0, let line else {
-                if ferror(file) != 0 {
-                    let reason = String(cString: strerror(errno))
-                    close()
-                    throw BeaconReplayError(
-                        code: .unreadable, message: "reading failed: \(reason)",
-                        location: SourceLocation(file: path, line: lineNumber + 1, column: 1))
-                }
-                close()
-                return nil
+            let read: UnsafeBufferPointer<UInt8>?
+            do {
+                read = try file.next()
+            } catch {
+                // Reading failed, or a line over LineFile's 1 MiB: no beacon line is that long.
+                throw BeaconReplayError(
+                    code: error.code == .unreadable ? .unreadable : .jsonSyntax, message: error.message, location: error.location)
             }
-            lineNumber += 1
-            let bytes = UnsafeRawBufferPointer(start: line, count: length).bindMemory(to: UInt8.self)
+            guard let bytes = read else { return nil }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { continue }
             try parse(Array(bytes))
         }

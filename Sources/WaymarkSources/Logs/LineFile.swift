@@ -19,19 +19,27 @@ final class LineFile {
     /// reading one whole would let a file without newlines take all memory.
     static let maximumLineLength = 1 << 20
 
-    init(path: String) throws(TrackLogError) {
+    /// Opens `path`; `what` names the file in the error when it cannot be opened ("the beacon
+    /// replay file").
+    init(path: String, what: String? = nil) throws(TrackLogError) {
         self.path = path
         guard let file = fopen(path, "r") else {
             throw TrackLogError(
-                code: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))",
+                code: .unreadable, message: "cannot open\(what.map { " " + $0 } ?? ""): \(String(cString: strerror(errno)))",
                 location: SourceLocation(file: path, line: 0, column: 1))
         }
         self.file = file
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Closes the file now; `next` returns nil from then on.
+    func close() {
         if let file { fclose(file) }
+        file = nil
         free(buffer)
+        buffer = nil
+        capacity = 0
     }
 
     /// The next line without its line end (LF or CR LF), or nil at the end of the file.
@@ -45,8 +53,7 @@ final class LineFile {
                     code: .unreadable, message: "reading failed: \(String(cString: strerror(errno)))",
                     location: SourceLocation(file: path, line: lineNumber + 1, column: 1))
             }
-            fclose(file)
-            self.file = nil
+            close()
             return nil
         }
         lineNumber += 1

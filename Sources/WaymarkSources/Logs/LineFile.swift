@@ -6,7 +6,8 @@ import Darwin
 import WaymarkCore
 
 /// A text file read one line at a time with `getline(3)`, in constant memory (one line's
-/// worth), for the line-based track logs. Closed when released.
+/// worth), for the line-based replay files: NMEA and gpsd logs, beacon replay files. Closed
+/// at the end of the file or when released.
 final class LineFile {
     let path: String
     private var file: UnsafeMutablePointer<FILE>?

@@ -1,4 +1,5 @@
 import Testing
+import WaymarkCore
 
 @testable import WaymarkSources
 
@@ -38,6 +39,46 @@ struct DecimalParserTests {
             if Self.parse(text)?.bitPattern != Double(text)?.bitPattern { mismatches.append(text) }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    /// Long mantissas at magnitudes from 10^-40 to 10^25: the fast path, Eisel–Lemire with
+    /// the truncated-mantissa check, and strtod must together give every bit.
+    @Test func longDecimalsMatchBitForBit() {
+        var random = SplitMix64(seed: 2_026_1126)
+        var mismatches: [String] = []
+        for _ in 0..<100_000 {
+            let integerDigits = Int.random(in: 0...25, using: &random)
+            let zeros = integerDigits == 0 ? Int.random(in: 0...40, using: &random) : 0
+            let fractionDigits = Int.random(in: 0...35, using: &random)
+            func digits(_ n: Int) -> String {
+                String((0..<n).map { _ in "0123456789".randomElement(using: &random)! })
+            }
+            var text = integerDigits == 0 ? "0" : String("123456789".randomElement(using: &random)!) + digits(integerDigits - 1)
+            if zeros + fractionDigits > 0 { text += "." + String(repeating: "0", count: zeros) + digits(fractionDigits) }
+            if Bool.random(using: &random) { text = "-" + text }
+            if Self.parse(text)?.bitPattern != Double(text)?.bitPattern { mismatches.append(text) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    /// Every power of ten the table holds, with mantissas of every length: where Eisel–Lemire
+    /// decides, it decides what strtod does.
+    @Test func eiselLemireAgreesAcrossTheTable() {
+        var random = SplitMix64(seed: 42)
+        var mismatches: [String] = []
+        var decided = 0
+        for exponent in EiselLemire.smallestExponent...EiselLemire.largestExponent {
+            for _ in 0..<40 {
+                let mantissa = random.next() >> UInt64.random(in: 0...63, using: &random)
+                guard let value = EiselLemire.value(mantissa, exponent: exponent, negative: false) else { continue }
+                decided += 1
+                if value.bitPattern != Double("\(mantissa)e\(exponent)")?.bitPattern {
+                    mismatches.append("\(mantissa)e\(exponent)")
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(decided > 20_000)
     }
 
     @Test(arguments: [("0", 0), ("7", 7), ("+12", 12), ("123456789012345678", 123_456_789_012_345_678)])

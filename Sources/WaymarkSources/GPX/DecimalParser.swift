@@ -13,8 +13,9 @@ import Darwin
 /// Numbers whose significant digits fit in 2^53 with a decimal exponent within ±22 (every
 /// GPX coordinate written with ≤ 15 significant digits) take Clinger's fast path: the digits
 /// and the power of ten are both exact doubles, so one IEEE multiplication or division is
-/// correctly rounded. Anything else (long mantissas such as Garmin's 30-digit coordinates,
-/// exponents) goes to `strtod` on a stack copy.
+/// correctly rounded. Longer mantissas (Garmin writes 30-digit coordinates) take
+/// ``EiselLemire``; what it leaves undecided, and numbers with an exponent, go to `strtod` on a
+/// stack copy.
 enum DecimalParser {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let n = bytes.count
@@ -83,6 +84,12 @@ enum DecimalParser {
                 value *= powerOfTen(exponent)
             }
             return negative ? -value : value
+        }
+        if !hasExponent, let value = EiselLemire.value(mantissa, exponent: exponent, negative: negative) {
+            // With digits dropped the number lies between these two mantissas.
+            if !truncated || EiselLemire.value(mantissa + 1, exponent: exponent, negative: negative) == value {
+                return value
+            }
         }
         return parseSlowly(bytes)
     }

@@ -170,8 +170,7 @@ struct XMLScanner: Sendable {
     /// Counts the newlines of bytes about to leave the buffer.
     private mutating func retire(_ count: Int) {
         let bytes = UnsafeBufferPointer(start: base, count: count)
-        var newlines = 0
-        for byte in bytes { newlines &+= byte == 0x0A ? 1 : 0 }
+        let newlines = Self.newlines(in: bytes)
         if newlines > 0 {
             var last = count - 1
             while bytes[last] != 0x0A { last -= 1 }
@@ -181,6 +180,27 @@ struct XMLScanner: Sendable {
             columnCarry += scalars(0, count)
         }
         retiredBytes += count
+    }
+
+    /// The line feeds in `bytes`, eight bytes at a time: a byte of `word ^ 0x0A…` is zero
+    /// exactly where a line feed was, and `(x & 0x7F) + 0x7F | x` sets the top bit of every
+    /// non-zero byte without carrying into its neighbour.
+    static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let start = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(start)
+        var count = 0
+        var k = 0
+        while k + 8 <= bytes.count {
+            let x = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+            let nonZero = ((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x
+            count &+= (~nonZero & 0x8080_8080_8080_8080).nonzeroBitCount
+            k += 8
+        }
+        while k < bytes.count {
+            count &+= bytes[k] == 0x0A ? 1 : 0
+            k += 1
+        }
+        return count
     }
 
     func scalars(_ from: Int, _ to: Int) -> Int {
@@ -243,7 +263,6 @@ struct XMLScanner: Sendable {
             sawMarkup = true
             switch base[i + 1] {
             case UInt8(ascii: "/"):
-                try checkText()
                 try readEndTag(at: i)
                 return .end
             case UInt8(ascii: "!"):
@@ -538,18 +557,16 @@ struct XMLScanner: Sendable {
 private let nameStartBit: UInt8 = 2
 private let nameCharBit: UInt8 = 4
 
-/// The name classes of an ASCII byte: letters, `_` and `:` start names; digits, `-` and `.`
-/// may follow.
+/// The name classes of the ASCII bytes, one character each: letters, `_` and `:` ('6') start
+/// and continue names; digits, `-` and `.` ('4') continue them; the rest ('0') do neither.
+/// The characters' own bits are the class bits.
+private let nameClasses: StaticString =
+    "00000000000000000000000000000000000000000000044044444444446000000666666666666666666666666660000606666666666666666666666666600000"
+
+/// The name classes of an ASCII byte (`b < 0x80`).
 @inline(__always)
 private func nameClass(_ b: UInt8) -> UInt8 {
-    let lower = b | 0x20
-    if (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") {
-        return nameStartBit | nameCharBit
-    }
-    if (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") {
-        return nameCharBit
-    }
-    return 0
+    nameClasses.utf8Start[Int(b)]
 }
 
 /// XML whitespace: space, tab, line feed, carriage return.

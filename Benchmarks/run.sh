@@ -23,16 +23,14 @@ big="$data/simulated-$points.gpx"
 [ -f "$big" ] || "$waymark" simulate --points "$points" --seed 42 --interval 1 \
     --waypoint 47.356,8.67 --waypoint 47.372,8.695 --waypoint 47.355,8.725 --waypoint 47.34,8.69 -o "$big"
 
-echo "# GPX parsing: waymark (one core, streaming) vs gpxpy (baseline, same files)" >&2
-for file in "$shared/gpx/bikeride.gpx" "$big"; do
-    "$waymark" bench gpx "$file" --repeat "$repeat"
-    /usr/bin/python3 Benchmarks/gpxpy_baseline.py "$file" --repeat "$([ "$file" = "$big" ] && echo 1 || echo "$repeat")"
-done
+echo "# GPX parsing: waymark (one core, streaming) vs gpxpy, every shared GPX file, ratio per file (target ≥ 30×)" >&2
+/usr/bin/python3 Benchmarks/gpx_ratios.py "$waymark" "$shared"/gpx/*.gpx "$big" \
+    --repeat "$((repeat * 3))" --baseline-repeat "$repeat" || echo "# GPX: a ratio is below 30× gpxpy" >&2
 
 echo "# Region engine with enter/exit state: 10,000 synthetic regions, 100,000 fixes" >&2
-for preset in city country; do
-    "$waymark" bench regions --synthetic "$preset" --repeat "$repeat" --spatialite-baseline 2000
-done
+echo "# … against shapely 2's batched STRtree on the same files (targets: ≥ 3.3× dense, ≥ 2.4× sparse)" >&2
+/usr/bin/python3 Benchmarks/region_ratios.py "$waymark" --python "$(Benchmarks/venv.sh)" --repeat "$repeat" \
+    || echo "# Regions: a ratio to shapely is below its target" >&2
 echo "# Region engine: Natural Earth urban areas (2,143 polygons), random fixes over their extent" >&2
 "$waymark" bench regions --regions "$shared/geojson/ne_50m_urban_areas.json" --number-unnamed --random-fixes 100000 \
     --repeat "$repeat" --spatialite-baseline 2000

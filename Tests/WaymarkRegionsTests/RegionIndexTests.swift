@@ -21,6 +21,36 @@ func treeAgreesWithBruteForce(_ style: SyntheticRegions.CircleStyle) {
     #expect(memberships > 200)  // 2,000 regions cover about a fifth of the box at least once
 }
 
+/// Regions clustered in one corner of a wide extent crowd the grid's cells, whose points then
+/// walk the tree; isolated regions elsewhere are answered from their cells. Both must agree
+/// with brute force.
+@Test("crowded grid cells and sparse ones agree with brute force")
+func crowdedCellsAgreeWithBruteForce() {
+    let cluster = SyntheticRegions.generate(
+        in: BoundingBox(minLatitude: 48.0, minLongitude: 11.0, maxLatitude: 48.05, maxLongitude: 11.05), prefix: "dense",
+        seed: 3, count: 600, circles: .polygon32)
+    let spread = SyntheticRegions.generate(
+        in: BoundingBox(minLatitude: 30, minLongitude: -20, maxLatitude: 60, maxLongitude: 40), prefix: "spread", seed: 4,
+        count: 60, circles: .polygon32)
+    let regions = cluster + spread
+    let index = RegionIndex(regions: regions)
+    let fixes =
+        SyntheticFixes.uniform(in: BoundingBox(minLatitude: 48.0, minLongitude: 11.0, maxLatitude: 48.05, maxLongitude: 11.05), count: 3_000, seed: 5)
+        + spread.prefix(20).flatMap { region in
+            SyntheticFixes.uniform(in: index.boundingBox(ofRegionAt: regions.firstIndex { $0.identifier == region.identifier }!), count: 50, seed: 6)
+        }
+    var result: [Int32] = []
+    var memberships = (cluster: 0, spread: 0)
+    var mismatches: [Coordinate] = []
+    for f in fixes {
+        index.containing(f.coordinate, into: &result)
+        if result != Reference.containing(regions, f.coordinate) { mismatches.append(f.coordinate) }
+        for r in result { if r < 600 { memberships.cluster += 1 } else { memberships.spread += 1 } }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    #expect(memberships.cluster > 1_000 && memberships.spread > 300)
+}
+
 @Test("regions are enumerated in index order and results are ascending without duplicates")
 func overlappingParts() {
     // One region of two overlapping squares (an invalid MultiPolygon, but it must not be

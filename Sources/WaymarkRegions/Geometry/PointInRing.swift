@@ -21,19 +21,38 @@ func crossEdge(_ a: Vertex, _ b: Vertex, _ px: Double, _ py: Double, _ inside: i
     return false
 }
 
-/// Locates a point against every edge of a ring (the brute-force path).
+/// Locates a point against every edge of a ring (the brute-force path). The same decisions
+/// as `crossEdge` edge by edge, accumulated without branches (on a ring around the point the
+/// crossing edges come at no predictable place); only an endpoint at the point's latitude,
+/// which is rare, takes a branch.
 @inline(__always)
 func locateBruteForce(
     _ v: UnsafeMutableBufferPointer<Vertex>, start: Int, edgeCount: Int, _ px: Double, _ py: Double
 ) -> RingLocation {
-    var inside = false
+    var inside: UInt8 = 0
+    var boundary: UInt8 = 0
     var i = start
     let end = start + edgeCount
+    var a = v[i]
+    var aAbove = a.y > py
     while i < end {
-        if crossEdge(v[i], v[i &+ 1], px, py, &inside) { return .boundary }
+        let b = v[i &+ 1]
+        let bAbove = b.y > py
+        let straddles = bit(aAbove != bAbove)
+        let cross = (b.x - a.x) * (py - a.y) - (px - a.x) * (b.y - a.y)
+        inside ^= straddles & bit((cross > 0) == bAbove)
+        boundary |= straddles & bit(cross == 0)
+        if a.y == py, !(aAbove != bAbove) {
+            // The edge touches the point's latitude only at `a`, or lies along it.
+            if a.x == px { return .boundary }
+            if b.y == py && min(a.x, b.x) <= px && px <= max(a.x, b.x) { return .boundary }
+        }
+        a = b
+        aAbove = bAbove
         i &+= 1
     }
-    return inside ? .inside : .outside
+    if boundary != 0 { return .boundary }
+    return inside != 0 ? .inside : .outside
 }
 
 /// The band of a latitude: monotone in `y`, so an edge spanning `a…b` is listed in every

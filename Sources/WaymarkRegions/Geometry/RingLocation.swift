@@ -35,6 +35,9 @@ struct PartRecord: Sendable {
     /// Rings of a polygon; 0 for a circle.
     var ringCount: Int32
     var isCircle: Bool
+    /// A box wholly inside the polygon (empty for circles and polygons with holes): a point
+    /// in it is inside without looking at an edge.
+    var core = BoundingBox.empty
 }
 
 /// A circle prepared for the spherical pre-test: the centre as a unit vector and squared

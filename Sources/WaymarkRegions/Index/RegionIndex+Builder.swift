@@ -30,16 +30,51 @@ extension RegionIndex {
                     let first = rings.count
                     addRing(polygon.exterior)
                     for hole in polygon.holes where hole.count >= 2 { addRing(hole) }
+                    let ringCount = rings.count - first
                     parts.append(
                         PartRecord(
-                            region: index, first: Int32(first), ringCount: Int32(rings.count - first),
-                            isCircle: false))
+                            region: index, first: Int32(first), ringCount: Int32(ringCount), isCircle: false,
+                            core: ringCount == 1 ? coreBox(ofRing: first) : .empty))
                     partBoxes.append(rings[first].box)
                 }
             case .beacon:
                 // No geometry: a beacon region contains no point (BeaconMonitor watches it).
                 break
             }
+        }
+
+        /// A square wholly inside ring `r`, centred on the ring's box centre (or, if that is not
+        /// strictly inside, its vertices' mean): no edge comes nearer the centre than `d`, so the
+        /// square of half-side `d / √2` inscribed in that disc meets no edge. Planar, in degrees,
+        /// as the polygon test is; shrunk a little against rounding. Empty when neither centre
+        /// is inside.
+        private func coreBox(ofRing r: Int) -> BoundingBox {
+            let ring = rings[r]
+            let first = Int(ring.start)
+            let end = first + Int(ring.edgeCount)
+            var mean = Vertex(x: 0, y: 0)
+            for k in first..<end {
+                mean.x += vertices[k].x / Double(ring.edgeCount)
+                mean.y += vertices[k].y / Double(ring.edgeCount)
+            }
+            let box = ring.box
+            for centre in [Vertex(x: box.centerLongitude, y: box.centerLatitude), mean] {
+                var inside = false
+                var onEdge = false
+                var nearest = Double.infinity
+                for k in first..<end {
+                    let a = vertices[k]
+                    let b = vertices[k + 1]
+                    onEdge = onEdge || crossEdge(a, b, centre.x, centre.y, &inside)
+                    nearest = min(nearest, planarDistance(from: centre, toSegment: a, b))
+                }
+                guard inside, !onEdge, nearest > 0, nearest.isFinite else { continue }
+                let half = nearest / 2.0.squareRoot() * (1 - 1e-9)
+                return BoundingBox(
+                    minLatitude: centre.y - half, minLongitude: centre.x - half, maxLatitude: centre.y + half,
+                    maxLongitude: centre.x + half)
+            }
+            return .empty
         }
 
         private mutating func addRing(_ ring: [Coordinate]) {
@@ -129,4 +164,16 @@ func circleBox(center: Coordinate, radius: Double) -> BoundingBox {
         return BoundingBox(minLatitude: minLat, minLongitude: -180, maxLatitude: maxLat, maxLongitude: 180)
     }
     return BoundingBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
+}
+
+/// Euclidean distance from `p` to the segment `a`–`b`, in the plane of the coordinates.
+func planarDistance(from p: Vertex, toSegment a: Vertex, _ b: Vertex) -> Double {
+    let dx = b.x - a.x
+    let dy = b.y - a.y
+    let length2 = dx * dx + dy * dy
+    var t = length2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2 : 0
+    t = min(1, max(0, t))
+    let ex = a.x + t * dx - p.x
+    let ey = a.y + t * dy - p.y
+    return (ex * ex + ey * ey).squareRoot()
 }

@@ -27,6 +27,8 @@ extension RegionIndex {
         let regionParts: UnsafeMutableBufferPointer<Int32>
         let identifierRank: UnsafeMutableBufferPointer<Int32>
         let identifiers: [String]
+        /// Cells over the leaves, consulted before the tree.
+        let grid: Grid
 
         init(regions: [Region], bandingThreshold: Int) {
             var b = Builder(bandingThreshold: bandingThreshold)
@@ -88,6 +90,9 @@ extension RegionIndex {
             regionPartStart = freeze(start)
             regionParts = freeze(list)
             identifierRank = freeze(rank)
+            grid = Grid(
+                boxes: UnsafeMutableBufferPointer(rebasing: nodeBoxes[0..<self.parts.count]),
+                extent: nodeBoxes[self.levelStart[self.levelCount.count - 1]])
         }
 
         deinit {
@@ -103,6 +108,7 @@ extension RegionIndex {
             regionPartStart.deallocate()
             regionParts.deallocate()
             identifierRank.deallocate()
+            grid.deallocate()
         }
 
         var byteCount: Int {
@@ -111,7 +117,7 @@ extension RegionIndex {
                     + identifierRank.count) * 4
                 + circles.count * MemoryLayout<CircleRecord>.stride
                 + parts.count * MemoryLayout<PartRecord>.stride
-                + nodeBoxes.count * MemoryLayout<BoundingBox>.stride
+                + nodeBoxes.count * MemoryLayout<BoundingBox>.stride + grid.byteCount
         }
 
         // MARK: Queries
@@ -120,7 +126,20 @@ extension RegionIndex {
             let top = levelCount.count - 1
             guard parts.count > 0, nodeBoxes[levelStart[top]].contains(latitude: y, longitude: x) else { return }
             var probe = PointProbe(x: x, y: y)
-            visit(level: top, node: 0, &probe, &result)
+            let slot = grid.slot(x: x, y: y)
+            guard slot.y >= 0 else {
+                visit(level: top, node: 0, &probe, &result)
+                return
+            }
+            var k = Int(slot.x)
+            let end = k &+ Int(slot.y)
+            while k < end {
+                let i = Int(grid.entries[k])
+                if nodeBoxes[i].contains(latitude: y, longitude: x), partContains(i, &probe) {
+                    insertSorted(parts[i].region, into: &result)
+                }
+                k &+= 1
+            }
         }
 
         private func visit(level: Int, node: Int, _ probe: inout PointProbe, _ result: inout [Int32]) {
@@ -153,6 +172,7 @@ extension RegionIndex {
         func partContains(_ i: Int, _ probe: inout PointProbe) -> Bool {
             let part = parts[i]
             if part.isCircle { return circleContains(Int(part.first), &probe) }
+            if part.core.contains(latitude: probe.y, longitude: probe.x) { return true }
             let first = Int(part.first)
             switch locate(ring: first, probe.x, probe.y) {
             case .outside: return false

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WaymarkCore
+import WaymarkExport
 import WaymarkGeoJSON
 import WaymarkRegions
 import WaymarkSources
@@ -57,6 +58,9 @@ struct BenchCommand: ParsableCommand {
         @Option(name: .customLong("repeat"), help: "Runs; the median is reported.")
         var repetitions = 5
 
+        @Option(name: .customLong("write-data"), help: "Also write the regions (DIR/regions.geojson) and fixes (DIR/fixes.csv, lat,lon) measured, for a baseline to read (Benchmarks/shapely_baseline.py).")
+        var writeData: String?
+
         func validate() throws {
             if synthetic == nil && (regions == nil || (track == nil && randomFixes == nil)) {
                 throw ValidationError("give --regions FILE with --track FILE or --random-fixes N, or --synthetic city|country")
@@ -69,6 +73,7 @@ struct BenchCommand: ParsableCommand {
 
         func run() throws {
             let (regionSet, fixes) = try load()
+            if let writeData { try write(regionSet, fixes, to: writeData) }
             var results: [RegionBenchmark.Result] = []
             for _ in 0..<repetitions { results.append(RegionBenchmark.run(regions: regionSet, fixes: fixes)) }
             let median = results.sorted { $0.seconds < $1.seconds }[results.count / 2]
@@ -94,6 +99,17 @@ struct BenchCommand: ParsableCommand {
                 json.add("speedup_over_spatialite", (median.fixesPerSecond / baseline.fixesPerSecond).rounded())
             }
             print(json.object)
+        }
+
+        private func write(_ regions: [Region], _ fixes: [Fix], to directory: String) throws {
+            let collection = "{\"type\":\"FeatureCollection\",\"features\":[\n"
+                + regions.map(\.geoJSONFeature).joined(separator: ",\n") + "\n]}\n"
+            let regionFile = try FileSink(creating: directory + "/regions.geojson")
+            try regionFile.write(collection)
+            try regionFile.flush()
+            let fixFile = try FileSink(creating: directory + "/fixes.csv")
+            try fixFile.write("lat,lon\n" + fixes.map { "\($0.coordinate.latitude),\($0.coordinate.longitude)\n" }.joined())
+            try fixFile.flush()
         }
 
         private func load() throws -> ([Region], [Fix]) {

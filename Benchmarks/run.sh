@@ -49,6 +49,12 @@ seconds=$([ "$repeat" = 1 ] && echo 5 || echo 20)
 echo "# Devices: 10,000 OwnTracks devices over MQTT through mosquitto, one fix each every 5 s" >&2
 /usr/bin/python3 Benchmarks/mqtt_ingest.py "$waymark" --devices 10000 --interval 5 --seconds "$([ "$repeat" = 1 ] && echo 30 || echo 600)"
 
+echo "# Replay memory: every fix of the generated track with 2 regions/km generated along it (target ≤ 64 MB peak RSS)" >&2
+along="$data/regions-along-$points.geojson"
+[ -f "$along" ] || "$waymark" regions generate --along "$big" --per-km 2 --seed 7 -o "$along"
+/usr/bin/time -f '{"benchmark":"replay-memory","fixes":'"$points"',"regions_file":"'"$along"'","peak_rss_kb":%M,"seconds":%e}' \
+    "$waymark" replay "$big" --regions "$along" --fast >/dev/null
+
 echo "# Location services: gate + standard/significant/visits" >&2
 "$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"
 "$waymark" bench services --track "$shared/gpx/skytraq-miniHomer2_8.gpx" --repeat "$repeat"

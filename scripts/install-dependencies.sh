@@ -24,8 +24,9 @@ packages=(
     openssl
     # the HTTP load generator of Benchmarks/http_ingest.py (devices over the network listener)
     wrk
-    # Benchmarks/venv.sh puts the shapely 2 baseline (from PyPI) in a venv
-    python3-venv
+    # Benchmarks/venv.sh puts the shapely 2 baseline (from PyPI) in a venv; /usr/bin/time gives
+    # Benchmarks/run.sh the replay's peak memory
+    python3-venv time
     # systemd-analyze verifies and rates the shipped unit (packaging/); pgrep finds leftover handlers
     systemd procps
 )

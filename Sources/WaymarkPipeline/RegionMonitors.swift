@@ -10,7 +10,7 @@ public struct RegionMonitors: Sendable {
     public let beacons: BeaconMonitor
 
     public init(_ regions: [Region], configuration: RegionMonitor.Configuration = RegionMonitor.Configuration()) {
-        geographic = RegionMonitor(regions: regions.filter(\.isGeographic), configuration: configuration)
+        geographic = RegionMonitor(regions: regions.geographic, configuration: configuration)
         beacons = BeaconMonitor(regions: regions)
     }
 }

@@ -29,6 +29,7 @@ public enum Replay {
         // Approximate authorization disables region monitoring (docs/semantics.md §2, as on iOS).
         let monitorsRegions = services.authorization.allowsRegionMonitoring
         let regions = monitorsRegions ? try loadRegions(options, logger: logger) : []
+        WaymarkStore.releaseFreedMemory()  // the store is closed: its heap, before the index is built
         if !monitorsRegions && !options.regionPaths.isEmpty {
             logger.warning("approximate authorization: region monitoring is disabled, --regions ignored")
         }
@@ -37,7 +38,7 @@ public enum Replay {
         var regionConfiguration = RegionMonitor.Configuration()
         if let gap = options.crossingGap { regionConfiguration.maximumCrossingGap = gap }
         var pipeline = DevicePipeline(
-            regions: options.beaconPath == nil ? regions.filter(\.isGeographic) : regions,
+            regions: options.beaconPath == nil ? regions.geographic : regions,
             subscribers: [Subscriber(id: subscriber, services: services, ranging: ranges ? .monitoredRegions : nil)],
             regionConfiguration: regionConfiguration)
         var pacer: ReplayPacer<C>? = nil
@@ -120,10 +121,12 @@ public enum Replay {
     /// Reads the GeoJSON regions, imports them into the store (validating each polygon with
     /// SpatiaLite), and returns what the store holds, so the engine runs on exactly what was stored.
     static func loadRegions(_ options: ReplayOptions, logger: Logger) throws -> [Region] {
-        let store = try options.databasePath.map { try WaymarkStore(path: $0, logger: logger) }
-            ?? WaymarkStore.inMemory(logger: logger)
-        return try RegionLoading.load(
+        try RegionLoading.load(
             paths: options.regionPaths, idProperty: options.idProperty,
-            numberUnnamedFeatures: options.numberUnnamedFeatures, into: store, logger: logger)
+            numberUnnamedFeatures: options.numberUnnamedFeatures,
+            into: {
+                try options.databasePath.map { try WaymarkStore(path: $0, logger: logger) }
+                    ?? WaymarkStore.inMemory(logger: logger)
+            }, logger: logger)
     }
 }

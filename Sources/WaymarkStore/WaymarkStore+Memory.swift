@@ -13,3 +13,11 @@ extension WaymarkStore {
         malloc_trim(0)
     }
 }
+
+extension WaymarkStore {
+    /// Gives the C heap's free pages back to the system (glibc keeps them otherwise): for a
+    /// caller that has just closed a store and is about to allocate what it runs on.
+    public static func releaseFreedMemory() {
+        malloc_trim(0)
+    }
+}

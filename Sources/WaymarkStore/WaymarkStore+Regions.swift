@@ -8,8 +8,10 @@ extension WaymarkStore {
     public func regions() throws -> [Region] {
         do {
             return try database.read { db in
-                let geographic = try RegionRecord.fetchAll(db, sql: "SELECT \(RegionRecord.columns) FROM regions ORDER BY identifier")
-                    .map { try $0.region() }
+                // Row by row: the records (geometry blobs) are not all held beside the regions.
+                var geographic: [Region] = []
+                let rows = try RegionRecord.fetchCursor(db, sql: "SELECT \(RegionRecord.columns) FROM regions ORDER BY identifier")
+                while let record = try rows.next() { geographic.append(try record.region()) }
                 let beacons = try BeaconRegionRecord.fetchAll(
                     db, sql: "SELECT \(BeaconRegionRecord.columns) FROM beacon_regions ORDER BY identifier"
                 ).map { try $0.region() }

@@ -30,7 +30,7 @@ struct EventCollector {
         recomputesRegions = runEngine
         let services = ServiceSubscription(significantChange: SignificantChangeThresholds(), visits: VisitThresholds(), activity: activity)
         pipeline = DevicePipeline(
-            regions: runEngine ? regions.filter(\.isGeographic) : [],
+            regions: runEngine ? regions.geographic : [],
             subscribers: [Subscriber(id: .subscription("export"), services: services)])
     }
 

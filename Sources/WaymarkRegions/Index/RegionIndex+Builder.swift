@@ -19,6 +19,37 @@ extension RegionIndex {
 
         init(bandingThreshold: Int) { self.bandingThreshold = bandingThreshold }
 
+        /// Reserves what `regions` need (bands aside), so the arrays do not grow by doubling to
+        /// up to twice their size while the index is built.
+        mutating func reserve(for regions: [Region]) {
+            var vertexCount = 0
+            var ringCount = 0
+            var partCount = 0
+            var circleCount = 0
+            for region in regions {
+                switch region.shape {
+                case .circle:
+                    partCount += 1
+                    circleCount += 1
+                case .polygons(let polygons):
+                    for polygon in polygons {
+                        partCount += 1
+                        for ring in [polygon.exterior] + polygon.holes {
+                            ringCount += 1
+                            vertexCount += ring.count + 1
+                        }
+                    }
+                case .beacon:
+                    break
+                }
+            }
+            vertices.reserveCapacity(vertexCount)
+            rings.reserveCapacity(ringCount)
+            parts.reserveCapacity(partCount)
+            partBoxes.reserveCapacity(partCount)
+            circles.reserveCapacity(circleCount)
+        }
+
         mutating func add(_ region: Region, index: Int32) {
             switch region.shape {
             case .circle(let center, let radius):

@@ -32,6 +32,7 @@ extension RegionIndex {
 
         init(regions: [Region], bandingThreshold: Int) {
             var b = Builder(bandingThreshold: bandingThreshold)
+            b.reserve(for: regions)
             for (r, region) in regions.enumerated() { b.add(region, index: Int32(r)) }
             let order = strOrder(b.partBoxes, capacity: RegionIndex.nodeCapacity)
 
@@ -78,11 +79,18 @@ extension RegionIndex {
             }
             for (k, r) in sorted.enumerated() { rank[r] = Int32(k) }
 
+            // Each builder array is released as soon as it is copied, so at most one is held
+            // twice (the vertices of 10,000 regions are a few megabytes).
             vertices = freeze(b.vertices)
+            b.vertices = []
             rings = freeze(b.rings)
+            b.rings = []
             bandStarts = freeze(b.bandStarts)
+            b.bandStarts = []
             bandEdges = freeze(b.bandEdges)
+            b.bandEdges = []
             circles = freeze(b.circles)
+            b.circles = []
             self.parts = freeze(parts)
             nodeBoxes = freeze(boxes)
             self.levelStart = freeze(levelStart)

@@ -70,6 +70,30 @@ func cancelledCrossing() {
     #expect(run(&monitor, fixes) == ["enter zeta @16/36"])
 }
 
+/// The promise behind it (docs/semantics.md §3.3): a crossing held 30 s that got beyond the
+/// hysteresis distance is reported, even when the fix that went deep came before the hold time
+/// and the later ones drifted back towards the edge.
+@Test("depth reached early in the hold still confirms; the confirming fix must still be clear of the edge by its accuracy")
+func depthReachedEarlyConfirms() {
+    var monitor = RegionMonitor(regions: [squares[0]])
+    var fixes = [fix(-0.001, 1, second: 0)]
+    fixes.append(fix(0.001, 1, second: 1))  // ≈ 110 m in: not yet past the 200 m
+    fixes += (2...6).map { fix(0.003, 1, second: $0) }  // ≈ 330 m in: past it, before 20 s
+    fixes += (7...30).map { fix(0.0003, 1, second: $0) }  // drifted back to ≈ 33 m inside
+    fixes += (31...40).map { fix(-0.001, 1, second: $0) }  // and out again before 60 s
+    #expect(run(&monitor, fixes) == ["enter zeta @1/21"])
+
+    // The same path with 50 m uncertainty while it is 33 m inside: no fix after the hold is
+    // clear of the edge by its accuracy, so nothing is confirmed.
+    var uncertain = RegionMonitor(regions: [squares[0]])
+    let blurred = fixes.map { f -> Fix in
+        var f = f
+        if f.coordinate.longitude == 0.0003 { f.horizontalAccuracy = 50 }
+        return f
+    }
+    #expect(run(&uncertain, blurred) == [])
+}
+
 @Test("after 60 s on the new side the distance is waived: a path just inside the boundary enters")
 func settleWaivesDistance() {
     var monitor = RegionMonitor(regions: [squares[0]])

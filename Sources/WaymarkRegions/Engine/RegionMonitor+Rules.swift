@@ -55,6 +55,11 @@ extension RegionMonitor {
             if k < pending.count && pending[k].region == region {
                 candidate = pending[k]
                 k &+= 1
+                if !candidate.deep && !candidate.firstMeasured {
+                    candidate.firstMeasured = true
+                    candidate.deep = isDeep(candidate.fix.coordinate, in: region)
+                }
+                if !candidate.deep { candidate.deep = isDeep(fix.coordinate, in: region) }
             }
             if confirms(fix, candidate) { confirmed.append(candidate) } else { nextPending.append(candidate) }
         }
@@ -62,7 +67,9 @@ extension RegionMonitor {
         for change in confirmed { apply(change, confirmedBy: fix, &update) }
     }
 
-    /// Whether `fix`, on the new side, confirms `pending` (hysteresis, hold, accuracy).
+    /// Whether `fix`, on the new side, confirms `pending` (hysteresis, hold, accuracy): the
+    /// hysteresis depth may have been reached at an earlier fix of the crossing (`deep`); the
+    /// accuracy is always this fix's.
     private func confirms(_ fix: Fix, _ pending: Pending) -> Bool {
         let region = Int(pending.region)
         let accuracy = fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? 0
@@ -70,10 +77,16 @@ extension RegionMonitor {
         if let now = fix.time, let start = pending.fix.time {
             let held = now.seconds(since: start)
             if held < hold[region] { return false }
-            if held >= configuration.settleTime { required = accuracy }
+            if held >= configuration.settleTime || pending.deep { required = accuracy }
         }
         if required <= 0 { return true }
         return index.distanceToBoundary(ofRegionAt: region, from: fix.coordinate, limit: required) >= required
+    }
+
+    /// Whether `coordinate` is at least the region's hysteresis distance from its boundary.
+    private func isDeep(_ coordinate: Coordinate, in region: Int32) -> Bool {
+        let depth = margin[Int(region)]
+        return depth <= 0 || index.distanceToBoundary(ofRegionAt: Int(region), from: coordinate, limit: depth) >= depth
     }
 
     private mutating func apply(_ change: Pending, confirmedBy fix: Fix, _ update: inout RegionUpdate) {

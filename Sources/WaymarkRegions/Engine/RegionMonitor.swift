@@ -41,9 +41,11 @@ public enum RegionState: Sendable, Equatable {
 ///   differs from its confirmed state has a *pending* transition, started at the first fix on
 ///   the new side (its `time`); a fix back on the old side cancels it.
 /// - **Hysteresis.** A pending transition is confirmed by the first fix, still on the new side,
-///   at which the new side has held for the region's confirmation time (20 s) **and** the fix
-///   is at least the region's hysteresis distance beyond the boundary (default: the smaller of
-///   200 m and a fifth of the region's size, see `RegionIndex.characteristicSize`). Once the new
+///   at which the new side has held for the region's confirmation time (20 s) **and** some fix
+///   since the crossing began has been at least the region's hysteresis distance beyond the
+///   boundary (default: the smaller of 200 m and a fifth of the region's size, see
+///   `RegionIndex.characteristicSize`) — that fix or an earlier one, so a device that went deep
+///   and drifted back towards the edge within the hold time is still confirmed. Once the new
 ///   side has held for `settleTime` (60 s) the distance is waived, so a path along the inside
 ///   of a boundary still enters. Its `confirmedAt` is that fix's time.
 /// - **Accuracy.** The confirming fix's uncertainty circle (`horizontalAccuracy`) must lie
@@ -137,6 +139,11 @@ public struct RegionMonitor: Sendable {
         var entering: Bool
         /// The first fix on the new side.
         var fix: Fix
+        /// Whether a fix since the first has been the hysteresis distance past the boundary.
+        var deep = false
+        /// Whether the first fix's depth has been measured (at the second fix: most pending
+        /// transitions end at their first fix, and measuring costs a distance to the boundary).
+        var firstMeasured = false
     }
 
     struct Dwell: Sendable {

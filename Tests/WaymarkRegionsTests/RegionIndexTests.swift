@@ -51,6 +51,46 @@ func crowdedCellsAgreeWithBruteForce() {
     #expect(memberships.cluster > 1_000 && memberships.spread > 300)
 }
 
+/// The core disc that answers inside points without an edge test must never cover the
+/// outside: round 32-gons and stars far north (where a degree of longitude is a fifth of one of
+/// latitude, so a disc not scaled for it pokes out), a U whose box centre lies in its notch, and
+/// a sliver, against brute force on a lattice over each region's box.
+@Test("core discs never reach outside their polygon")
+func coreDiscsStayInside() {
+    let north = SyntheticRegions.generate(
+        in: BoundingBox(minLatitude: 78, minLongitude: 10, maxLatitude: 78.05, maxLongitude: 10.2), prefix: "north",
+        seed: 11, count: 6, circles: .polygon32)
+    let shapes: [[(Double, Double)]] = [
+        [(0, 0), (3, 0), (3, 3), (2, 3), (2, 1), (1, 1), (1, 3), (0, 3)],  // U: centre (1.5, 1.5) in the notch
+        [(0, 0), (3, 0.001), (3, 0.002), (0, 0.001)],  // sliver
+    ]
+    let regions = north + shapes.enumerated().map { k, shape in
+        Region(identifier: "shape-\(k)", shape: .polygons([Polygon(exterior: ring(shape))]))
+    }
+    let index = RegionIndex(regions: regions)
+    var result: [Int32] = []
+    var mismatches: [Coordinate] = []
+    var inside = 0
+    for r in regions.indices {
+        let box = index.boundingBox(ofRegionAt: r)
+        for i in 0..<80 {
+            for j in 0..<80 {
+                // Off the lattice of the vertices, so no point is exactly on an edge (where the
+                // reference's half-open rule and the index's closed one differ by design).
+                let c = Coordinate(
+                    latitude: box.minLatitude + (box.maxLatitude - box.minLatitude) * (Double(j) + 0.41) / 80,
+                    longitude: box.minLongitude + (box.maxLongitude - box.minLongitude) * (Double(i) + 0.37) / 80)
+                index.containing(c, into: &result)
+                let expected = Reference.containing(regions, c)
+                if result != expected { mismatches.append(c) }
+                if expected.contains(Int32(r)) { inside += 1 }
+            }
+        }
+    }
+    #expect(mismatches.count == 0, "\(mismatches.prefix(3))")
+    #expect(inside > 20_000)
+}
+
 @Test("regions are enumerated in index order and results are ascending without duplicates")
 func overlappingParts() {
     // One region of two overlapping squares (an invalid MultiPolygon, but it must not be

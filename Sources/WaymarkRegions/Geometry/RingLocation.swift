@@ -35,9 +35,21 @@ struct PartRecord: Sendable {
     /// Rings of a polygon; 0 for a circle.
     var ringCount: Int32
     var isCircle: Bool
-    /// A box wholly inside the polygon (empty for circles and polygons with holes): a point
-    /// in it is inside without looking at an edge.
-    var core = BoundingBox.empty
+    /// A disc wholly inside the polygon (none for circles and polygons with holes): a point in
+    /// it is inside without looking at an edge. In the plane of longitude × `coreScale` and
+    /// latitude, centred at (`coreX`, `coreY`), squared radius `coreRadius2` (−1: no disc).
+    var coreX = 0.0
+    var coreY = 0.0
+    var coreScale = 1.0
+    var coreRadius2 = -1.0
+
+    /// Whether (x, y) is inside the core disc.
+    @inline(__always)
+    func coreContains(x: Double, y: Double) -> Bool {
+        let dx = (x - coreX) * coreScale
+        let dy = y - coreY
+        return dx * dx + dy * dy < coreRadius2
+    }
 }
 
 /// A circle prepared for the spherical pre-test: the centre as a unit vector and squared

@@ -62,10 +62,10 @@ extension RegionIndex {
                     addRing(polygon.exterior)
                     for hole in polygon.holes where hole.count >= 2 { addRing(hole) }
                     let ringCount = rings.count - first
-                    parts.append(
-                        PartRecord(
-                            region: index, first: Int32(first), ringCount: Int32(ringCount), isCircle: false,
-                            core: ringCount == 1 ? coreBox(ofRing: first) : .empty))
+                    var part = PartRecord(
+                        region: index, first: Int32(first), ringCount: Int32(ringCount), isCircle: false)
+                    if ringCount == 1 { setCore(of: &part, ring: first) }
+                    parts.append(part)
                     partBoxes.append(rings[first].box)
                 }
             case .beacon:
@@ -74,12 +74,14 @@ extension RegionIndex {
             }
         }
 
-        /// A square wholly inside ring `r`, centred on the ring's box centre (or, if that is not
-        /// strictly inside, its vertices' mean): no edge comes nearer the centre than `d`, so the
-        /// square of half-side `d / √2` inscribed in that disc meets no edge. Planar, in degrees,
-        /// as the polygon test is; shrunk a little against rounding. Empty when neither centre
-        /// is inside.
-        private func coreBox(ofRing r: Int) -> BoundingBox {
+        /// A disc wholly inside ring `r`, centred on the ring's box centre (or, if that is not
+        /// strictly inside, its vertices' mean), with longitudes scaled by the cosine of the
+        /// latitude so that a round region is round: no edge comes nearer the centre than `d`
+        /// in that plane, so the open disc of radius `d` meets no edge and lies inside. Any
+        /// positive scale would be as sound (a linear map of the plane the polygon test works
+        /// in); this one makes the disc fill a round region at every latitude. Shrunk a little
+        /// against rounding. None when neither centre is strictly inside.
+        private func setCore(of part: inout PartRecord, ring r: Int) {
             let ring = rings[r]
             let first = Int(ring.start)
             let end = first + Int(ring.edgeCount)
@@ -89,6 +91,8 @@ extension RegionIndex {
                 mean.y += vertices[k].y / Double(ring.edgeCount)
             }
             let box = ring.box
+            let scale = max(cos(box.centerLatitude * .pi / 180), 0.01)
+            func scaled(_ v: Vertex) -> Vertex { Vertex(x: v.x * scale, y: v.y) }
             for centre in [Vertex(x: box.centerLongitude, y: box.centerLatitude), mean] {
                 var inside = false
                 var onEdge = false
@@ -97,15 +101,16 @@ extension RegionIndex {
                     let a = vertices[k]
                     let b = vertices[k + 1]
                     onEdge = onEdge || crossEdge(a, b, centre.x, centre.y, &inside)
-                    nearest = min(nearest, planarDistance(from: centre, toSegment: a, b))
+                    nearest = min(nearest, planarDistance(from: scaled(centre), toSegment: scaled(a), scaled(b)))
                 }
                 guard inside, !onEdge, nearest > 0, nearest.isFinite else { continue }
-                let half = nearest / 2.0.squareRoot() * (1 - 1e-9)
-                return BoundingBox(
-                    minLatitude: centre.y - half, minLongitude: centre.x - half, maxLatitude: centre.y + half,
-                    maxLongitude: centre.x + half)
+                let radius = nearest * (1 - 1e-9)
+                part.coreX = centre.x
+                part.coreY = centre.y
+                part.coreScale = scale
+                part.coreRadius2 = radius * radius
+                return
             }
-            return .empty
         }
 
         private mutating func addRing(_ ring: [Coordinate]) {

@@ -180,7 +180,7 @@ extension RegionIndex {
         func partContains(_ i: Int, _ probe: inout PointProbe) -> Bool {
             let part = parts[i]
             if part.isCircle { return circleContains(Int(part.first), &probe) }
-            if part.core.contains(latitude: probe.y, longitude: probe.x) { return true }
+            if part.coreContains(x: probe.x, y: probe.y) { return true }
             let first = Int(part.first)
             switch locate(ring: first, probe.x, probe.y) {
             case .outside: return false

@@ -28,7 +28,7 @@ import WaymarkCore
 /// ordered by Sort-Tile-Recursive and packed `nodeCapacity` to a node. Rings with more than
 /// `bandingThreshold` edges bucket their edges into latitude bands, so a point is tested only
 /// against the edges of its band. In front of the tree, a uniform grid lists each cell's parts
-/// (`Grid`; crowded cells defer to the tree), and each polygon without holes has a core box
+/// (`Grid`; crowded cells defer to the tree), and each polygon without holes has a core disc
 /// inside it that answers most inside points without an edge test.
 public struct RegionIndex: Sendable {
     /// Children per tree node.

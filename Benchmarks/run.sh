@@ -52,8 +52,10 @@ echo "# Devices: 10,000 OwnTracks devices over MQTT through mosquitto, one fix e
 echo "# Replay memory: every fix of the generated track with 2 regions/km generated along it (target ≤ 64 MB peak RSS)" >&2
 along="$data/regions-along-$points.geojson"
 [ -f "$along" ] || "$waymark" regions generate --along "$big" --per-km 2 --seed 7 -o "$along"
-/usr/bin/time -f '{"benchmark":"replay-memory","fixes":'"$points"',"regions_file":"'"$along"'","peak_rss_kb":%M,"seconds":%e}' \
+/usr/bin/time -o "$data/replay-memory.json" \
+    -f '{"benchmark":"replay-memory","fixes":'"$points"',"regions_file":"'"$along"'","peak_rss_kb":%M,"seconds":%e}' \
     "$waymark" replay "$big" --regions "$along" --fast >/dev/null
+cat "$data/replay-memory.json"
 
 echo "# Location services: gate + standard/significant/visits" >&2
 "$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"

@@ -24,7 +24,7 @@ import argparse
 import json
 import math
 import sys
-from datetime import timezone
+from datetime import datetime, timezone
 
 import gpxpy
 from geographiclib.geodesic import Geodesic
@@ -102,7 +102,6 @@ def held_runs(states):
 
 
 def seconds(text):
-    from datetime import datetime
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 

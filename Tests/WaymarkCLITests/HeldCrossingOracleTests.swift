@@ -9,10 +9,15 @@ import WaymarkTestSupport
 /// independent oracle computes them (`Tests/Oracles/held_crossings.py`: gpxpy and
 /// geographiclib, nothing of Waymark's).
 @Suite struct HeldCrossingOracleTests {
+    /// Runs the oracle on a track, its regions and a replay's records.
+    private func check(_ track: String, _ regions: String, _ records: String) async throws -> ProcessResult {
+        let oracle = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/Oracles/held_crossings.py").path
+        return try await runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [oracle, track, regions, records])
+    }
+
     @Test(arguments: [1, 2, 3])
     func everyHeldCrossingOfEveryTrackIsReported(seed: Int) async throws {
         let directory = try TemporaryDirectory()
-        let oracle = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/Oracles/held_crossings.py").path
         var expected = 0
         for track in try ProjectPaths.sharedGPXFiles() {
             let name = track.deletingPathExtension().lastPathComponent
@@ -24,8 +29,7 @@ import WaymarkTestSupport
             let replay = try await runWaymark(["replay", track.path, "--regions", regions, "--fast"])
             try #require(replay.status == 0, "\(name): \(replay.stderr)")
             let records = try directory.write("\(name)-\(seed).jsonl", replay.stdout)
-            let checked = try await runProcess(
-                URL(fileURLWithPath: "/usr/bin/python3"), [oracle, track.path, regions, records])
+            let checked = try await check(track.path, regions, records)
             #expect(checked.status == 0, "\(name), seed \(seed): \(checked.stdout) \(checked.stderr)")
             let summary = try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any]
             expected += summary?["expected"] as? Int ?? 0
@@ -38,7 +42,6 @@ import WaymarkTestSupport
     /// reports a transition the memberships do not support, fails it.
     @Test func theOracleCatchesAMissingAndAnInventedTransition() async throws {
         let directory = try TemporaryDirectory()
-        let oracle = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/Oracles/held_crossings.py").path
         let track = ProjectPaths.sharedData("gpx/tcxtest.gpx").path
         let regions = directory.url.appendingPathComponent("tcxtest.geojson").path
         _ = try await runWaymark(["regions", "generate", "--along", track, "--seed", "1", "--per-km", "2", "-o", regions])
@@ -50,12 +53,12 @@ import WaymarkTestSupport
             !(line.contains("\"kind\":\"region\"") && ["0\"", "2\"", "4\"", "6\"", "8\""].contains { line.contains($0 + ",\"time\"") })
         }
         let missing = try directory.write("missing.jsonl", withoutCircles.joined(separator: "\n") + "\n")
-        let first = try await runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [oracle, track, regions, missing])
+        let first = try await check(track, regions, missing)
         #expect(first.status == 1 && first.stdout.contains("\"missed\": [\""), "\(first.stdout)")
 
         let invented = lines[entry].replacingOccurrences(of: "\"transition\":\"enter\"", with: "\"transition\":\"exit\"")
         let extra = try directory.write("extra.jsonl", (lines + [invented]).joined(separator: "\n") + "\n")
-        let second = try await runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [oracle, track, regions, extra])
+        let second = try await check(track, regions, extra)
         #expect(second.status == 1 && second.stdout.contains("\"unsupported\": [\""), "\(second.stdout)")
     }
 }

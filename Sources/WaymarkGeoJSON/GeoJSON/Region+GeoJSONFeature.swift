@@ -36,6 +36,12 @@ extension Region {
         return w.object
     }
 
+    /// `regions` as a GeoJSON FeatureCollection, a feature per line, that the region loader
+    /// reads back to the same regions (`regions generate`, `bench regions --write-data`).
+    public static func featureCollection(_ regions: [Region]) -> String {
+        "{\"type\":\"FeatureCollection\",\"features\":[\n" + regions.map(\.geoJSONFeature).joined(separator: ",\n") + "\n]}\n"
+    }
+
     private static func position(_ c: Coordinate) -> String {
         "[" + JSONObjectWriter.number(c.longitude) + "," + JSONObjectWriter.number(c.latitude) + "]"
     }

@@ -45,24 +45,18 @@ public enum RegionBenchmark {
         var transitions = 0
         let start = clock.now
         let cpuStart = threadCPUTime()
-        // Fixes are borrowed from the array, not copied out of it (a Fix is a few hundred
-        // bytes, and the copy is the harness's cost, not the engine's).
-        fixes.withUnsafeBufferPointer { fixes in
-            for i in fixes.indices {
-                transitions += monitor.process(fixes[i]).transitions.count
-                memberships += monitor.raw.count
-            }
+        for fix in fixes {
+            transitions += monitor.process(fix).transitions.count
+            memberships += monitor.raw.count
         }
         let elapsed = clock.now - start
         let cpu = threadCPUTime() - cpuStart
         var scratch: [Int32] = []
         var queried = 0
         let queryStart = threadCPUTime()
-        fixes.withUnsafeBufferPointer { fixes in
-            for i in fixes.indices {
-                index.containing(fixes[i].coordinate, into: &scratch)
-                queried += scratch.count
-            }
+        for fix in fixes {
+            index.containing(fix.coordinate, into: &scratch)
+            queried += scratch.count
         }
         let queryCPU = threadCPUTime() - queryStart
         precondition(queried == memberships, "the monitor's raw memberships differ from the index's")

@@ -102,10 +102,8 @@ struct BenchCommand: ParsableCommand {
         }
 
         private func write(_ regions: [Region], _ fixes: [Fix], to directory: String) throws {
-            let collection = "{\"type\":\"FeatureCollection\",\"features\":[\n"
-                + regions.map(\.geoJSONFeature).joined(separator: ",\n") + "\n]}\n"
             let regionFile = try FileSink(creating: directory + "/regions.geojson")
-            try regionFile.write(collection)
+            try regionFile.write(Region.featureCollection(regions))
             try regionFile.flush()
             let fixFile = try FileSink(creating: directory + "/fixes.csv")
             try fixFile.write("lat,lon\n" + fixes.map { "\($0.coordinate.latitude),\($0.coordinate.longitude)\n" }.joined())

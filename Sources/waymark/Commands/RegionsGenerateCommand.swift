@@ -3,6 +3,7 @@ import WaymarkCore
 import WaymarkExport
 import WaymarkGeoJSON
 import WaymarkSimulation
+import WaymarkRegions
 import WaymarkSources
 
 extension RegionsCommand {
@@ -52,9 +53,8 @@ extension RegionsCommand {
             while let fix = try source.next() { path.append(fix.coordinate) }
             guard !path.isEmpty else { throw CommandError("\(along): no track or route points to place regions along") }
             let generator = RegionsAlongTrack(seed: seed, perKilometre: perKilometre, radii: minRadius...maxRadius, prefix: prefix)
-            let features = generator.regions(along: path).map(\.geoJSONFeature)
             let sink = try output.map(FileSink.init(creating:)) ?? FileSink.standardOutput()
-            try sink.write("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n")
+            try sink.write(Region.featureCollection(generator.regions(along: path)))
             try sink.flush()
         }
     }

@@ -86,7 +86,7 @@ public enum ExportJob {
         } else {
             regions = try RegionLoading.load(
                 paths: regionPaths, idProperty: idProperty, numberUnnamedFeatures: numberUnnamed,
-                into: { try WaymarkStore.inMemory(logger: logger) }, logger: logger)
+                into: { try WaymarkStore.temporary(logger: logger) }, logger: logger)
         }
         var analyzer = TrackAnalyzer(
             gapRule: gapRule, regions: regions, runEngine: store == nil || !regionPaths.isEmpty, activity: options.activity)

@@ -126,7 +126,7 @@ public enum Replay {
             numberUnnamedFeatures: options.numberUnnamedFeatures,
             into: {
                 try options.databasePath.map { try WaymarkStore(path: $0, logger: logger) }
-                    ?? WaymarkStore.inMemory(logger: logger)
+                    ?? WaymarkStore.temporary(logger: logger)
             }, logger: logger)
     }
 }

@@ -19,7 +19,7 @@ public struct ReplayOptions: Sendable {
     public var idProperty: String?
     /// Name features that have no identifier `FILE#INDEX` instead of rejecting them.
     public var numberUnnamedFeatures: Bool = false
-    /// The SpatiaLite database the regions are imported into; a private in-memory one when nil.
+    /// The SpatiaLite database the regions are imported into; a private temporary one when nil.
     public var databasePath: String?
     public var pacing: Pacing
     /// Seconds of silence across which no region crossing is inferred (docs/semantics.md §3.3);

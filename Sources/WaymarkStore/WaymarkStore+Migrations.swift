@@ -94,7 +94,7 @@ extension WaymarkStore {
         // file at once (a daemon and `waymark history`) cannot both initialise it.
         // InitSpatialMetadata(0): no transaction of its own, it runs inside ours. 'WGS84': only
         // the 129 reference systems on WGS84 (4326, which is all Waymark uses, and its UTM zones),
-        // not all 6,215 — a new store is 0.3 MB instead of 6.6, and opening an in-memory one for
+        // not all 6,215 — a new store is 0.3 MB instead of 6.6, and opening a temporary one for
         // a replay costs 12 MB less. Skipped when the file already has the metadata (made by
         // SpatiaLite's tools, or an earlier open).
         try database.writeWithoutTransaction { db in

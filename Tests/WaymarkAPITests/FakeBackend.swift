@@ -37,7 +37,7 @@ final class FakeBackend: DaemonBackend {
 
     init(history: [HistoryEntry] = FakeBackend.sampleHistory, regions: [Region] = FakeBackend.sampleRegions) {
         state = Mutex(State(status: FakeBackend.sampleStatus, history: history, regions: regions))
-        store = try! WaymarkStore.inMemory(logger: Logger(label: "fake", factory: { _ in SwiftLogNoOpLogHandler() }))
+        store = try! WaymarkStore.temporary(logger: Logger(label: "fake", factory: { _ in SwiftLogNoOpLogHandler() }))
         (subscriptions, subscribed) = AsyncStream<Void>.makeStream()
         state.withLock { $0.states["park"] = RegionStateInfo(identifier: "park", state: "inside", since: Self.time(30)) }
     }

@@ -46,7 +46,7 @@ import WaymarkTestSupport
 
     @Test func anAdapterComingAndGoingIsTwoEventsAndItsAbsenceAtStartNone() async throws {
         let quiet = LivePowerTests.quiet
-        let store = try WaymarkStore.inMemory(logger: quiet)
+        let store = try WaymarkStore.temporary(logger: quiet)
         let clock = ManualWallClock(LivePowerTests.start)
         let pipeline = LivePipeline(
             store: store, writer: StoreWriter(store: store, logger: quiet), regions: RegionMonitors([]), sourceKind: .gpsd,

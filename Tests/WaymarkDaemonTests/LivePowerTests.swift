@@ -42,7 +42,7 @@ import WaymarkTestSupport
         let watching: Watching
 
         init(recordFixes: Bool, power: PowerSettings = PowerSettings()) async throws {
-            store = try WaymarkStore.inMemory(logger: quiet)
+            store = try WaymarkStore.temporary(logger: quiet)
             clock = ManualWallClock(start)
             pipeline = LivePipeline(
                 store: store, writer: StoreWriter(store: store, logger: quiet), regions: RegionMonitors([hut]), sourceKind: .gpsd, sourceDescription: "gpsd:test", feed: LiveFeed(),

@@ -83,7 +83,7 @@ import WaymarkTestSupport
     }
 
     @Test func aConfiguredOutputUpdatesTheStoredOneAndKeepsItsProgress() throws {
-        let store = try WaymarkStore.inMemory(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let store = try WaymarkStore.temporary(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let first = Output(name: "hub", kind: .webhook(url: "https://a.example/"), secret: "one", createdAt: Timestamp(secondsSince1970: 0))
         try store.saveConfiguredOutput(first)
         try store.setOutputCursor("hub", deliveredThrough: 42)

@@ -21,7 +21,7 @@ import WaymarkTestSupport
     )[0]
 
     @Test func beaconRegionsRoundTripAndListInIdentifierOrderWithTheOthers() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let post = Region(identifier: "f-post", shape: .beacon(BeaconIdentity(uuid: Self.uuid, major: 0, minor: 65535)))
         try store.importRegions([Self.hut, post] + Sample.all, replace: false)
         #expect(try store.regions().map(\.identifier) == ["eiffel", "f-post", "hut", "islands", "park-with-pond"])
@@ -38,7 +38,7 @@ import WaymarkTestSupport
     }
 
     @Test func oneIdentifierNamespaceAcrossBothKinds() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions(Sample.all, replace: false)
         var clash = Self.hut
         clash.identifier = "eiffel"
@@ -76,7 +76,7 @@ import WaymarkTestSupport
             "('', 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0', NULL, NULL)",
         ])
     func schemaChecks(values: String) throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         #expect(throws: (any Error).self) {
             try store.database.write { db in
                 try db.execute(sql: "INSERT INTO beacon_regions (identifier, uuid, major, minor, imported_at) SELECT *, 'now' FROM (VALUES \(values))")
@@ -85,7 +85,7 @@ import WaymarkTestSupport
     }
 
     @Test func beaconStatesAreSavedWithTheLastSightingAndDroppedOnANewIdentity() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions([Self.hut, Sample.eiffel], replace: false)
         let t = Timestamp(nanosecondsSince1970: 5_000_000_000)
         let seen = Timestamp(nanosecondsSince1970: 9_000_000_000)

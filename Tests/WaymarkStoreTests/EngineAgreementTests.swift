@@ -72,7 +72,7 @@ import WaymarkTestSupport
         let regions = try GeoJSONRegionLoader.load(
             paths: [ProjectPaths.sharedData("geojson/" + file).path], idProperty: idProperty,
             unnamedFeatures: .numberByIndex)
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let report = try store.importRegions(regions, replace: false, skipInvalid: true)
         let stored = try store.regions()
         #expect(stored.count == regions.count - report.rejected.count)
@@ -88,7 +88,7 @@ import WaymarkTestSupport
         for (number, track) in try Self.timedTracks().enumerated() {
             let fixes = try Self.fixes(of: track)
             let circles = Self.circles(along: fixes, count: 40, seed: UInt64(number))
-            let store = try WaymarkStore.inMemory(logger: quietLogger)
+            let store = try WaymarkStore.temporary(logger: quietLogger)
             try store.importRegions(circles, replace: false)
             let problems = try Self.disagreements(
                 regions: try store.regions(), fixes: Self.sample(fixes, limit: 500), store: store)
@@ -101,7 +101,7 @@ import WaymarkTestSupport
         let regions = try GeoJSONRegionLoader.load(
             paths: [ProjectPaths.sharedData("geojson/ne_10m_parks_and_protected_lands_area.json").path],
             idProperty: "unit_code")
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions(regions, replace: false)
         let fixes = try Self.fixes(of: ProjectPaths.sharedData("gpx/tcxtest.gpx"))
         let problems = try Self.disagreements(regions: try store.regions(), fixes: fixes, store: store)

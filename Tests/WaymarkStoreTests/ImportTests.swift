@@ -8,7 +8,7 @@ import WaymarkTestSupport
 
 @Suite struct ImportTests {
     @Test func invalidPolygonRollsBackTheWholeImport() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions([Sample.eiffel], replace: false)
         let error = #expect(throws: StoreError.self) {
             try store.importRegions([Sample.parkWithPond, Sample.bowTie, Sample.islands], replace: false)
@@ -21,7 +21,7 @@ import WaymarkTestSupport
     }
 
     @Test func skipInvalidImportsTheValidRegionsAndReportsTheRest() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let report = try store.importRegions(
             [Sample.parkWithPond, Sample.bowTie, Sample.islands], replace: false, skipInvalid: true)
         #expect(report.inserted == ["park-with-pond", "islands"])
@@ -31,7 +31,7 @@ import WaymarkTestSupport
     }
 
     @Test func everyInvalidRegionIsListedWithItsReason() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let square = rectangle(south: 0, west: 0, north: 1, east: 1)
         let invalid = [
             Region(identifier: "open-ring", shape: .polygons([Polygon(exterior: Array(square.dropLast()))])),
@@ -69,7 +69,7 @@ import WaymarkTestSupport
     }
 
     @Test func existingIdentifierWithoutReplaceIsAnErrorNamingIt() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions([Sample.eiffel, Sample.islands], replace: false)
         var bigger = Sample.eiffel
         bigger.shape = .circle(center: Coordinate(latitude: 48.858_370, longitude: 2.294_481), radius: 250)
@@ -83,7 +83,7 @@ import WaymarkTestSupport
     }
 
     @Test func replaceUpdatesTheStoredRegion() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions([Sample.eiffel, Sample.islands], replace: false)
         // The circle becomes a polygon: kind, radius and geometry all change.
         let reshaped = Region(
@@ -98,7 +98,7 @@ import WaymarkTestSupport
     }
 
     @Test func repeatedIdentifierWithinOneImportIsAnError() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let error = #expect(throws: StoreError.self) {
             try store.importRegions([Sample.eiffel, Sample.islands, Sample.eiffel], replace: true)
         }
@@ -108,7 +108,7 @@ import WaymarkTestSupport
     }
 
     @Test func importRecordsItsTime() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let at = try #require(Timestamp(rfc3339: "2026-03-01T12:00:00Z"))
         try store.importRegions([Sample.eiffel], replace: false, importedAt: at)
         let stored = try store.database.read { try String.fetchOne($0, sql: "SELECT imported_at FROM regions") }

@@ -48,8 +48,8 @@ import WaymarkTestSupport
         #expect(try store.regions().count == 3)
     }
 
-    @Test func inMemoryStoreHasTheSameSchema() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+    @Test func temporaryStoreHasTheSameSchema() throws {
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         #expect(store.path == nil)
         #expect(try store.appliedMigrations() == allMigrations)
         try store.importRegions(Sample.all, replace: false)

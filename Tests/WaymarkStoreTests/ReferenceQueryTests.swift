@@ -32,7 +32,7 @@ import WaymarkTestSupport
     @Test func spatiaLiteDistanceIsTheEllipsoidalGeodesic() throws {
         // ST_Distance(a, b, 1) agrees with Karney's geodesic (PROJ) far better than the 0.5 %
         // a spherical formula would: the store's circle test is on the ellipsoid.
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let pairs: [(Coordinate, Coordinate)] = [
             (Self.center, Geodesic.destination(from: Self.center, azimuth: 10, distance: 100)),
             (Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 0)),

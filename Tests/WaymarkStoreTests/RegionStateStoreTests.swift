@@ -9,7 +9,7 @@ import WaymarkTestSupport
 /// Monitoring options and saved region states in the store.
 @Suite struct RegionStateStoreTests {
     @Test func optionsRoundTripThroughTheProperties() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         var hut = Sample.eiffel
         hut.propertiesJSON = #"{"radius":120,"notifyOnEntry":false,"loiteringDelay":300,"hysteresis":15,"confirmationTime":5,"initialTrigger":true}"#
         hut.options = RegionOptions(notifyOnEntry: false, loiteringDelay: 300, hysteresis: 15, confirmationTime: 5, initialTrigger: true)
@@ -19,7 +19,7 @@ import WaymarkTestSupport
     }
 
     @Test func statesAreSavedReplacedAndDroppedWithTheRegionOrANewShape() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions(Sample.all, replace: false)
         let t0 = Timestamp(nanosecondsSince1970: 1_000_000_000_000)
         try store.saveRegionStates([
@@ -43,7 +43,7 @@ import WaymarkTestSupport
     }
 
     @Test func theEstablishedMomentCoversRegionsImportedBeforeIt() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let past = Timestamp(secondsSince1970: 1_700_000_000)
         try store.importRegions([Sample.eiffel, Sample.islands], replace: false, importedAt: past)
         let t0 = Timestamp(secondsSince1970: 1_700_000_100)

@@ -26,7 +26,7 @@ import WaymarkTestSupport
     }
 
     @Test func storesCirclesAsPointsAndPolygonsAsMultiPolygons() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions(Sample.all, replace: false)
         let rows = try store.database.read { db in
             try Row.fetchAll(
@@ -46,7 +46,7 @@ import WaymarkTestSupport
     }
 
     @Test func removeRegionDeletesItAndItsIndexEntry() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions(Sample.all, replace: false)
         #expect(try store.removeRegion(identifier: "islands"))
         #expect(try !store.removeRegion(identifier: "islands"))
@@ -57,7 +57,7 @@ import WaymarkTestSupport
     }
 
     @Test func schemaRejectsRowsThatBreakItsInvariants() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let point = "GeomFromText('POINT(2 48)', 4326)"
         let square = "GeomFromText('MULTIPOLYGON(((0 0,1 0,1 1,0 1,0 0)))', 4326)"
         let bad = [

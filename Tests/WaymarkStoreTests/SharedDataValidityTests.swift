@@ -20,7 +20,7 @@ import WaymarkTestSupport
         file: String, identifierProperty: String?, invalid: [String]
     ) throws {
         let regions = try Self.regions(inGeoJSON: ProjectPaths.sharedData("geojson/\(file)"), identifierProperty)
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let report = try store.importRegions(regions, replace: false, skipInvalid: true)
         #expect(report.rejected.map(\.identifier) == invalid)
         #expect(report.inserted.count == regions.count - invalid.count)

@@ -64,7 +64,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(name: .customLong("number-unnamed"), help: "Name features that have no identifier FILE#INDEX (e.g. ne_50m_urban_areas#17) instead of rejecting them.")
     var numberUnnamed = false
 
-    @Option(name: .customLong("db"), help: "SpatiaLite database to import the regions into and keep (default: a private in-memory one). With no --regions, the regions already stored there are used.")
+    @Option(name: .customLong("db"), help: "SpatiaLite database to import the regions into and keep (default: a private temporary one, deleted on exit). With no --regions, the regions already stored there are used.")
     var database: String?
 
     @Option(name: .customLong("crossing-gap"), help: "Infer region crossings between sparse fixes at most this many seconds apart (default 300; docs/semantics.md §3.3).")

@@ -21,7 +21,7 @@ import WaymarkTestSupport
     }
 
     @Test func addingTheSameBucketAddsItsSecondsAndJoules() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.addEnergy([Self.bucket(0, seconds: 600, joules: 39.6), Self.bucket(0, "acquiring", seconds: 30, joules: 2.25)])
         try store.addEnergy([Self.bucket(0, seconds: 60, joules: 3.96), Self.bucket(0, handler: "hiker", seconds: 10, joules: 0.66)])
         let stored = try store.energy()
@@ -33,7 +33,7 @@ import WaymarkTestSupport
     }
 
     @Test func sinceSelectsTheHoursEndingAfterIt() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.addEnergy((0..<4).map { Self.bucket($0, seconds: 100, joules: 1) })
         #expect(try store.energy(since: Self.hour(2)).map(\.hour) == [Self.hour(2), Self.hour(3)])
         // An instant inside hour 1 takes hour 1 whole.
@@ -53,7 +53,7 @@ import WaymarkTestSupport
             EnergyBucket(hour: hour(0), radio: "gnss", handler: "(daemon)", profile: "p", state: "tracking", seconds: 3700, joules: 1),
         ])
     func refusedBucket(bucket: EnergyBucket) throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let good = Self.bucket(0, seconds: 1, joules: 1)
         #expect { try store.addEnergy([good, bucket]) } throws: { ($0 as? StoreError)?.code == .invalidRecord }
         // One transaction: the good bucket went with the bad one.
@@ -61,7 +61,7 @@ import WaymarkTestSupport
     }
 
     @Test func aBucketAddedPastTheHourIsRefused() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.addEnergy([Self.bucket(0, seconds: 3000, joules: 1)])
         #expect(throws: StoreError.self) { try store.addEnergy([Self.bucket(0, seconds: 1000, joules: 1)]) }
         #expect(try store.energy().first?.seconds == 3000)

@@ -42,7 +42,7 @@ import WaymarkTestSupport
     }
 
     @Test func aGeometryThatIsNotTheRowsCoordinateIsRefused() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         #expect(throws: DatabaseError.self) {
             try store.database.write { db in
                 try db.execute(

@@ -47,7 +47,7 @@ import WaymarkTestSupport
     }
 
     @Test func aNewStoreHasBothMigrationsInOrder() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         #expect(try store.appliedMigrations() == allMigrations)
         try store.recordFix(HistorySample.fullFix, source: "memory")
         #expect(try store.lastFix()?.fix == HistorySample.fullFix)

@@ -190,7 +190,7 @@ import WaymarkTestSupport
     /// kind Waymark does not know is an error naming the row, not a string passed along.
     @Test(arguments: [("teleport", "enter", "event 1: unknown kind 'teleport'"), ("region", "hover", "event 1: unknown transition 'hover'")])
     func anUnknownKindOrTransitionInTheFileNamesTheRow(kind: String, transition: String, message: String) throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.database.write { db in
             try db.execute(
                 sql: "INSERT INTO events (time_ns, kind, region, transition, record) VALUES (0, ?, 'r', ?, '{}')",

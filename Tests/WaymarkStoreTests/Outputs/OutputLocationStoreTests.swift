@@ -45,7 +45,7 @@ import WaymarkTestSupport
     }
 
     @Test func fixesAfterTheCursorAndADevicesFixAtAnInstant() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         let added = try store.addOutput(Output(name: "ot", kind: .mqtt(url: "mqtt://h/ot"), format: .ownTracks, secret: "-", createdAt: .init(secondsSince1970: 0)))
         #expect(added.locationsThrough == 0)
         let ids = try store.recordFixes([Self.fix(100), Self.fix(110, accuracy: nil)], source: "s", device: "phone")
@@ -62,7 +62,7 @@ import WaymarkTestSupport
     }
 
     @Test func whoIsInsideARegion() throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions(Sample.all, replace: false)
         let home = Sample.all[0].identifier
         let time = Timestamp(secondsSince1970: 0)

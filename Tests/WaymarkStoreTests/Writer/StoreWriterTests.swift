@@ -244,7 +244,7 @@ import WaymarkTestSupport
     }
 
     @Test func regionStatesAndHandlerEventsCommitOrRollBackWithTheirSubmission() async throws {
-        let store = try WaymarkStore.inMemory(logger: quietLogger)
+        let store = try WaymarkStore.temporary(logger: quietLogger)
         try store.importRegions(Sample.all, replace: false)
         try store.saveHandler(name: "logger", registrationJSON: "{}", replace: false, at: HistorySample.at(0))
         let writer = StoreWriter(store: store, logger: quietLogger)

@@ -33,11 +33,12 @@ public enum Daemon {
         let sourceKind: DaemonStatus.Source.Kind = track == nil ? .gpsd : .replay
         let sourceDescription = track.map { "replay:\($0)" } ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let writer = StoreWriter(store: store, logger: logger)
+        let network = NetworkMeter(profile: configuration.power.networkProfile(detected: DefaultRouteRadio.detect()), clock: clock, logger: logger)
         let pipeline = LivePipeline(
             store: store, writer: writer, regions: RegionMonitors(regions, configuration: configuration.regionConfiguration), savedStates: try store.savedRegionStates(),
             savedMarks: try store.savedMarks(), sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
-            power: configuration.power, clock: clock, logger: logger)
+            power: configuration.power, network: network, clock: clock, logger: logger)
         pipelineBox.pipeline = pipeline
         let handlerSocket = try await HandlerSocketServer.bind(base: configuration.handlerSocketDirectory, logger: logger)
         var handlerSettings = HandlerSupervisor.Settings()
@@ -62,7 +63,7 @@ public enum Daemon {
         let directory = DeviceDirectory(store: store)
         let configuredOutputs = configuration.outputs
         try await store.offPool { store in for output in configuredOutputs { try store.saveConfiguredOutput(output) } }
-        let outputService = OutputService(store: store, feed: feed, directory: directory, logger: logger)
+        let outputService = OutputService(store: store, feed: feed, directory: directory, network: network, logger: logger)
         let state = DaemonState(
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,
             outputService: outputService)
@@ -94,12 +95,17 @@ public enum Daemon {
             let tls = listener.tlsCertificate.flatMap { certificate in listener.tlsKey.map { (certificate: certificate, key: $0) } }
             // Unreadable certificates stop the daemon now, with the file named, not once it runs.
             if let tls { _ = try DeviceIngestServer.tlsConfiguration(certificate: tls.certificate, key: tls.key) }
+            // Listening keeps the radio reachable; each exchange's bytes are the devices' traffic.
+            network.opened(by: NetworkMeter.listener)
+            var ingest = DeviceIngestServer.Configuration(host: listener.host, port: listener.port, maximumBodySize: listener.maximumBodySize, tls: tls)
+            ingest.onTraffic = { network.transfer($0, by: NetworkMeter.listener) }
             services.append(.init(service: DeviceIngestServer(
-                configuration: .init(host: listener.host, port: listener.port, maximumBodySize: listener.maximumBodySize, tls: tls),
+                configuration: ingest,
                 backend: DeviceIngest(store: store, directory: directory, fleet: fleet), logger: logger)))
         }
         if let mqtt = configuration.mqtt {
-            services.append(.init(service: MQTTFeedService(settings: mqtt, origin: OutputService.origin(), directory: directory, fleet: fleet, logger: logger)))
+            services.append(.init(service: MQTTFeedService(
+                settings: mqtt, origin: OutputService.origin(), directory: directory, fleet: fleet, network: network, logger: logger)))
         }
         services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, fleet: fleet, logger: logger)))
         services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))
@@ -118,6 +124,7 @@ public enum Daemon {
                 "power.gnss_profile": "\(configuration.power.gnssProfile.name)",
                 "power.bluetooth_profile": "\(configuration.power.bluetoothProfile.name)",
                 "power.aware": "\(configuration.power.aware)",
+                "power.network": "\(network.radio.map { "\($0.rawValue) (\(network.profileName ?? ""))" } ?? "none")",
             ])
         // Start-up is over: what it read and allocated is not kept (BENCHMARKS.md, at rest).
         try await store.offPool { $0.releaseMemory() }

@@ -19,6 +19,16 @@ import WaymarkTestSupport
         #expect(defaults.power.bluetoothProfile == .bleAdapter)
         #expect(!defaults.power.aware)
         #expect(defaults.power.activity == .other)
+        #expect(defaults.power.network == .auto)
+        #expect(defaults.power.wifiProfile == .wifi && defaults.power.cellularProfile == .lteModem)
+    }
+
+    @Test func theNetworkRadioAndItsProfilesAreChosen() throws {
+        let configuration = try parse(
+            "power:\n  network: cellular\n  cellular_profile: \(Self.profiles)/lte-modem.yaml\n  wifi_profile: \(Self.profiles)/wifi.yaml\n")
+        #expect(configuration.power.network == .cellular)
+        #expect(configuration.power.cellularProfile == .lteModem)
+        #expect(configuration.power.wifiProfile == .wifi)
     }
 
     @Test func theSectionLoadsProfilesAndChoosesTheSampling() throws {
@@ -53,6 +63,9 @@ import WaymarkTestSupport
             ("power:\n  gnss_profile: \(profiles)/ble-adapter.yaml\n", "describes a bluetooth radio, not gnss"),
             ("power:\n  bluetooth_profile: \(profiles)/ublox-m8-usb.yaml\n", "power.bluetooth_profile: \(profiles)/ublox-m8-usb.yaml describes a gnss radio, not bluetooth"),
             ("power: true\n", "waymark.yaml:1:8: power: must be a mapping of keys"),
+            ("power:\n  network: satellite\n", "waymark.yaml:2:12: power.network: \"satellite\" is not one of auto, wifi, cellular, none"),
+            ("power:\n  wifi_profile: \(profiles)/lte-modem.yaml\n", "power.wifi_profile: \(profiles)/lte-modem.yaml describes a cellular radio, not wifi"),
+            ("power:\n  cellular_profile: \(profiles)/wifi.yaml\n", "describes a wifi radio, not cellular"),
         ])
     func badSection(yaml: String, expected: String) {
         do {

@@ -35,7 +35,22 @@ import WaymarkTestSupport
         .init(yaml: "name: x\nradio: gnss\ncolour: red\n", expected: "p.yaml:3:1: colour: unknown key"),
         .init(yaml: "radio: gnss\nstates: {}\n", expected: "name: missing"),
         .init(yaml: "name: [\n", expected: "p.yaml: not YAML"),
+        .init(yaml: Self.modem(transfer: nil), expected: "transfer: missing: a cellular profile says how traffic moves it"),
+        .init(
+            yaml: Self.modem(transfer: "{ promotion_seconds: 0.2, tail_seconds: 10, throughput_kbps: 0 }"),
+            expected: "p.yaml:8:72: transfer.throughput_kbps: must be a number of kilobits a second > 0"),
+        .init(
+            yaml: Self.modem(transfer: "{ promotion_seconds: -1, tail_seconds: 10, throughput_kbps: 100 }"),
+            expected: "p.yaml:8:32: transfer.promotion_seconds: must be a number of seconds ≥ 0"),
+        .init(yaml: Self.modem(transfer: "{ tail_seconds: 10, throughput_kbps: 100 }"), expected: "p.yaml:8:11: transfer: needs promotion_seconds"),
+        .init(yaml: Self.modem(transfer: "{ tail: 10 }"), expected: "p.yaml:8:13: transfer.tail: unknown key"),
     ]
+
+    /// A cellular profile with every state, and `transfer` as given (line 8).
+    static func modem(transfer: String?) -> String {
+        let states = ["off", "idle", "active", "tail"].map { "  \($0): { current_ma: 1, voltage: 3, source: s }\n" }.joined()
+        return "name: m\nradio: cellular\nstates:\n" + states + (transfer.map { "transfer: \($0)\n" } ?? "")
+    }
 
     @Test(arguments: bad)
     func aBadProfileIsALocatedError(_ bad: Bad) {
@@ -54,7 +69,10 @@ import WaymarkTestSupport
 
 @Test(
     "the built-in default profiles are the shipped files",
-    arguments: [("ublox-m8-usb.yaml", PowerProfile.ubloxM8USB), ("ble-adapter.yaml", PowerProfile.bleAdapter)])
+    arguments: [
+        ("ublox-m8-usb.yaml", PowerProfile.ubloxM8USB), ("ble-adapter.yaml", PowerProfile.bleAdapter), ("wifi.yaml", PowerProfile.wifi),
+        ("lte-modem.yaml", PowerProfile.lteModem),
+    ])
 func builtInDefaultMatchesTheFile(file name: String, builtIn: PowerProfile) throws {
     let file = try PowerProfile.load(file: ProjectPaths.repositoryRoot.appendingPathComponent("Profiles/power/" + name).path)
     #expect(file == builtIn)

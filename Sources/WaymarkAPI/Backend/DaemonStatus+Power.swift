@@ -25,6 +25,27 @@ extension DaemonStatus {
         /// (no gpsd source, no Bluetooth scan).
         public var gnssJoules: Double?
         public var bluetoothJoules: Double?
+        /// The radio Waymark's own traffic is priced on (outputs, the device listener).
+        public var network = Network()
+
+        /// `wifi` or `cellular` with its profile, its state for Waymark and its joules; all nil
+        /// when the traffic uses no radio (wired, `power.network: none`). Bytes are counted
+        /// either way.
+        public struct Network: Sendable, Equatable {
+            public var radio: String?
+            public var profile: String?
+            public var state: String?
+            public var joules: Double?
+            public var bytes = 0
+
+            public init(radio: String? = nil, profile: String? = nil, state: String? = nil, joules: Double? = nil, bytes: Int = 0) {
+                self.radio = radio
+                self.profile = profile
+                self.state = state
+                self.joules = joules
+                self.bytes = bytes
+            }
+        }
 
         public init(
             gnssProfile: String, gnssState: String?, sampler: Sampler, sleepingUntil: Timestamp?, bluetoothProfile: String,
@@ -39,7 +60,8 @@ extension DaemonStatus {
             self.bluetoothJoules = bluetoothJoules
         }
 
-        /// `{"gnss":{"profile","state","sampler","sleepingUntil","joulesSinceStart"},"bluetooth":{"profile","joulesSinceStart"}}`
+        /// `{"gnss":{"profile","state","sampler","sleepingUntil","joulesSinceStart"},"bluetooth":{"profile","joulesSinceStart"},
+        /// "network":{"radio","profile","state","joulesSinceStart","bytes"}}`
         var json: String {
             var gnss = JSONObjectWriter()
             gnss.add("profile", gnssProfile)
@@ -50,9 +72,16 @@ extension DaemonStatus {
             var bluetooth = JSONObjectWriter()
             bluetooth.add("profile", bluetoothProfile)
             bluetooth.add("joulesSinceStart", bluetoothJoules)
+            var networkObject = JSONObjectWriter()
+            networkObject.add("radio", network.radio)
+            networkObject.add("profile", network.profile)
+            networkObject.add("state", network.state)
+            networkObject.add("joulesSinceStart", network.joules)
+            networkObject.add("bytes", network.bytes)
             var w = JSONObjectWriter()
             w.addRaw("gnss", gnss.object)
             w.addRaw("bluetooth", bluetooth.object)
+            w.addRaw("network", networkObject.object)
             return w.object
         }
     }

@@ -33,7 +33,11 @@ extension DaemonStatus {
         out += deviceMetrics
         out += outputMetrics
         if let power {
-            let rows = [("gnss", power.gnssProfile, power.gnssJoules), ("bluetooth", power.bluetoothProfile, power.bluetoothJoules)]
+            let network = power.network
+            let rows = [
+                ("gnss", power.gnssProfile, power.gnssJoules), ("bluetooth", power.bluetoothProfile, power.bluetoothJoules),
+                (network.radio ?? "", network.profile ?? "", network.joules),
+            ]
                 .compactMap { radio, profile, joules in joules.map { (radio, profile, $0) } }
             if !rows.isEmpty {
                 out += "# HELP waymark_energy_joules_total Energy the radio used since start, as its power profile prices it.\n"

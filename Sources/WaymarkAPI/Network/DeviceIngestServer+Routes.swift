@@ -12,6 +12,7 @@ extension DeviceIngestServer {
         backend: any DeviceIngestBackend, configuration: Configuration, deadlines: BodyDeadlines
     ) -> Router<DeviceRequestContext> {
         let router = Router(context: DeviceRequestContext.self)
+        if let count = configuration.onTraffic { router.add(middleware: TrafficMiddleware(count: count)) }
         router.add(middleware: APIErrorMiddleware())
         var routes = RouteTable(router: router)
         routes.add("/v1/health", .get) { _, _ in APIServer.json("{\"status\":\"ok\"}") }

@@ -21,6 +21,8 @@ public struct DeviceIngestServer: Service {
         /// PEM files of the certificate (with its chain) and private key: serve HTTPS (nil: plain HTTP).
         public var tls: (certificate: String, key: String)?
         public var onListening: (@Sendable (Int) async -> Void)?
+        /// Each exchange's bytes (`TrafficMiddleware`), for the network radio's energy.
+        public var onTraffic: (@Sendable (Int) -> Void)?
 
         public init(
             host: String, port: Int, maximumBodySize: Int = 64 << 10, idleTimeout: Duration = .seconds(30),

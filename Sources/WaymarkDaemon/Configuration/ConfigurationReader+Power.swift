@@ -7,6 +7,9 @@ import Yams
 /// power:
 ///   gnss_profile: /etc/waymark/power/phone-gnss.yaml   # default: built-in u-blox M8
 ///   bluetooth_profile: Profiles/power/ble-adapter.yaml  # default: built-in BLE adapter
+///   network: cellular            # auto (default), wifi, cellular, none
+///   cellular_profile: Profiles/power/lte-modem.yaml     # default: built-in LTE modem
+///   wifi_profile: Profiles/power/wifi.yaml              # default: built-in Wi-Fi
 ///   aware: true
 ///   activity: fitness
 /// ```
@@ -18,9 +21,20 @@ extension ConfigurationReader {
             switch key.string {
             case "gnss_profile": settings.gnssProfile = try profile(value, key: field, radio: .gnss)
             case "bluetooth_profile": settings.bluetoothProfile = try profile(value, key: field, radio: .bluetooth)
+            case "wifi_profile": settings.wifiProfile = try profile(value, key: field, radio: .wifi)
+            case "cellular_profile": settings.cellularProfile = try profile(value, key: field, radio: .cellular)
+            case "network":
+                let text = try string(value, key: field)
+                guard let choice = NetworkRadioChoice(rawValue: text) else {
+                    throw error(value, key: field, "\"\(text)\" is not one of \(NetworkRadioChoice.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                settings.network = choice
             case "aware": settings.aware = try bool(value, key: field)
             case "activity": settings.activity = try activity(value, key: field)
-            default: throw unknown(key, in: "power", known: ["gnss_profile", "bluetooth_profile", "aware", "activity"])
+            default:
+                throw unknown(
+                    key, in: "power",
+                    known: ["gnss_profile", "bluetooth_profile", "wifi_profile", "cellular_profile", "network", "aware", "activity"])
             }
         }
         return settings

@@ -5,7 +5,12 @@ import WaymarkStore
 extension OutputChannel {
     /// An MQTT output's channel for its format, its publisher started.
     static func mqtt(_ output: Output, target: MQTTTarget, context: OutputContext) throws(MQTTError) -> OutputChannel {
-        let sender = try MQTTSender.start(output, target: target, logger: context.logger)
+        // The session stays open, pinging when quiet: the radio cannot rest while it lasts.
+        let party = NetworkMeter.party(ofOutput: output.name)
+        let sender = try MQTTSender.start(
+            output, target: target, traffic: { [network = context.network] in network?.transfer($0, by: party) },
+            logger: context.logger)
+        context.network?.opened(by: party, keepalive: Double(sender.publisher.settings.keepAlive))
         var channel: OutputChannel
         switch output.format {
         case .cloudEvents:
@@ -15,7 +20,10 @@ extension OutputChannel {
         case .homeAssistant:
             channel = homeAssistant(output, sender: sender, base: target.topic, context: context)
         }
-        channel.close = { sender.publisher.stop() }
+        channel.close = { [network = context.network] in
+            sender.publisher.stop()
+            network?.closed(by: party)
+        }
         return channel
     }
 

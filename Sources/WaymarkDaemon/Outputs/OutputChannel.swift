@@ -15,10 +15,14 @@ struct OutputChannel: Sendable {
     /// Releases what the channel holds (an MQTT client) once the workers have stopped.
     var close: @Sendable () -> Void = {}
 
-    /// A webhook: each event's CloudEvent POSTed, signed, through the shared client.
-    static func webhook(_ output: Output, url: String, sender: WebhookSender) -> OutputChannel {
-        OutputChannel(sendEvent: { body, _ in
-            await sender.send(body, to: url, secret: output.secret, at: Int64(Date().timeIntervalSince1970.rounded(.down)))
+    /// A webhook: each event's CloudEvent POSTed, signed, through the shared client; its bytes
+    /// counted for the network radio.
+    static func webhook(_ output: Output, url: String, sender: WebhookSender, network: NetworkMeter? = nil) -> OutputChannel {
+        let party = NetworkMeter.party(ofOutput: output.name)
+        return OutputChannel(sendEvent: { body, _ in
+            await sender.send(
+                body, to: url, secret: output.secret, at: Int64(Date().timeIntervalSince1970.rounded(.down)),
+                traffic: { network?.transfer($0, by: party) })
         })
     }
 }

@@ -11,6 +11,8 @@ struct OutputContext: Sendable {
     let activity: OutputActivity
     /// The CloudEvents `source`, and the origin OwnTracks messages carry.
     let source: String
+    /// Where deliveries' bytes and connections are counted for the network radio's energy.
+    var network: NetworkMeter? = nil
     let logger: Logger
 
     /// The device's user; a device the store does not know is its own user, as `devices add`

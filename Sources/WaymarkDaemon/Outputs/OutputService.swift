@@ -19,14 +19,20 @@ public final class OutputService: Service, Sendable {
     /// The devices, for OwnTracks topics (`owntracks/USER/DEVICE`): the listener's cache.
     let directory: DeviceDirectory
     let activity = OutputActivity()
+    /// Deliveries' traffic, for the network radio's energy (nil: not counted).
+    let network: NetworkMeter?
     let logger: Logger
     /// The CloudEvents `source`: `urn:waymark:` + the host's name (`origin`).
     let source: String
     private let reloads: AsyncStream<Void>
     private let reloadContinuation: AsyncStream<Void>.Continuation
 
-    init(store: WaymarkStore, feed: LiveFeed, directory: DeviceDirectory, logger: Logger, host: String = OutputService.hostName()) {
+    init(
+        store: WaymarkStore, feed: LiveFeed, directory: DeviceDirectory, network: NetworkMeter? = nil, logger: Logger,
+        host: String = OutputService.hostName()
+    ) {
         self.store = store
+        self.network = network
         self.feed = feed
         self.directory = directory
         self.logger = logger
@@ -74,7 +80,8 @@ public final class OutputService: Service, Sendable {
             logger.error("Cannot read the outputs", metadata: ["error": "\(error)"])
             return []
         }
-        let context = OutputContext(store: store, directory: directory, activity: activity, source: source, logger: logger)
+        let context = OutputContext(
+            store: store, directory: directory, activity: activity, source: source, network: network, logger: logger)
         return outputs.compactMap { output in
             guard let channel = channel(for: output, sender: sender, context: context) else { return nil }
             let events = OutputWorker(output: output, store: store, send: channel.sendEvent, source: source, activity: activity, logger: logger)
@@ -96,7 +103,7 @@ public final class OutputService: Service, Sendable {
     private func channel(for output: Output, sender: WebhookSender, context: OutputContext) -> OutputChannel? {
         switch output.kind {
         case .webhook(let url):
-            return .webhook(output, url: url, sender: sender)
+            return .webhook(output, url: url, sender: sender, network: network)
         case .mqtt(let url):
             guard case .success(let target) = MQTTTarget.parse(url) else {
                 logger.error("An MQTT output's URL cannot be used", metadata: ["output": "\(output.name)"])

@@ -97,9 +97,11 @@ extension LivePipeline {
     /// On a store failure the ledger keeps it for the next flush.
     func flushEnergy() {
         var next = energy
+        unstoredNetworkEnergy += network?.take() ?? []
         do {
-            try store.addEnergy(try next.take(at: clock.now))
+            try store.addEnergy(try next.take(at: clock.now) + unstoredNetworkEnergy)
             energy = next
+            unstoredNetworkEnergy = []
             publishStatus()
         } catch {
             logger.error("Cannot store the energy ledger", metadata: ["error": "\(error)"])
@@ -116,20 +118,27 @@ extension LivePipeline {
 
     /// What the radios and the sampler are doing now.
     var powerStatus: DaemonStatus.Power {
-        Self.powerStatus(energy: energy, sampler: sampler, samples: samples, sourceKind: source.kind, at: clock.now)
+        Self.powerStatus(energy: energy, sampler: sampler, samples: samples, sourceKind: source.kind, network: network, at: clock.now)
     }
 
     /// What the radios and the sampler are doing, for status.
     static func powerStatus(
-        energy: LiveEnergy, sampler: GNSSSampler, samples: Bool, sourceKind: DaemonStatus.Source.Kind, at now: Timestamp
+        energy: LiveEnergy, sampler: GNSSSampler, samples: Bool, sourceKind: DaemonStatus.Source.Kind, network: NetworkMeter?,
+        at now: Timestamp
     ) -> DaemonStatus.Power {
         let joules = energy.joulesSinceStart(at: now)
-        return DaemonStatus.Power(
+        var status = DaemonStatus.Power(
             gnssProfile: sampler.settings.gnssProfile.name,
             gnssState: sourceKind == .gpsd ? energy.receiver.state.rawValue : nil,
             sampler: sampler.sleepingUntil != nil ? .sleeping : samples ? .tracking : .continuous,
             sleepingUntil: sampler.sleepingUntil,
             bluetoothProfile: sampler.settings.bluetoothProfile.name,
             gnssJoules: joules[.gnss], bluetoothJoules: joules[.bluetooth])
+        if let network {
+            status.network = DaemonStatus.Power.Network(
+                radio: network.radio?.rawValue, profile: network.profileName, state: network.radioState(),
+                joules: network.joulesSinceStart(), bytes: network.bytes.values.reduce(0, +))
+        }
+        return status
     }
 }

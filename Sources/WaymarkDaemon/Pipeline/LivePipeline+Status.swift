@@ -60,7 +60,8 @@ extension LivePipeline {
     ) {
         let board = board.snapshot
         let power = Self.powerStatus(
-            energy: board.energy, sampler: board.sampler, samples: board.samples, sourceKind: board.source.kind, at: clock.now)
+            energy: board.energy, sampler: board.sampler, samples: board.samples, sourceKind: board.source.kind, network: network,
+            at: clock.now)
         return (board.source, board.counters, board.lastFix, board.subscriptions, board.beaconSource, power, board.regionCount)
     }
 }

@@ -47,6 +47,10 @@ public actor LivePipeline {
     let clock: any WallClock
     /// The radios' energy (docs/semantics.md §4), flushed to the store by `flushEnergy`.
     var energy: LiveEnergy
+    /// The network radio's traffic, reported by outputs and the listener; taken with `energy`.
+    let network: NetworkMeter?
+    /// Network buckets taken but not yet stored (a store failure keeps them for the next flush).
+    var unstoredNetworkEnergy: [EnergyBucket] = []
     /// Power-aware sampling: whether, and until when, the GNSS sleeps.
     var sampler: GNSSSampler
     var sleeper: Task<Void, Never>?
@@ -66,8 +70,10 @@ public actor LivePipeline {
         savedStates: SavedRegionStates = [], savedMarks: SavedServiceMarks? = nil, sourceKind: DaemonStatus.Source.Kind,
         sourceDescription: String,
         feed: LiveFeed, subscriptions: [ConfiguredSubscription] = [], recordFixes: Bool = true,
-        power: PowerSettings = PowerSettings(), clock: any WallClock = SystemWallClock(), logger: Logger
+        power: PowerSettings = PowerSettings(), network: NetworkMeter? = nil, clock: any WallClock = SystemWallClock(),
+        logger: Logger
     ) {
+        self.network = network
         self.deviceName = deviceName
         self.regionConfiguration = regions.geographic.configuration
         self.clock = clock

@@ -67,7 +67,12 @@ struct LiveEnergy: Sendable {
     mutating func take(at time: Timestamp) throws(LedgerError) -> [EnergyBucket] {
         let entries = try ledger.take(at: clamped(time))
         for (key, entry) in entries { takenJoules[key.radio, default: 0] += entry.joules }
-        return entries.sorted { ($0.key.hour, $0.key.radio.rawValue, $0.key.handler) < ($1.key.hour, $1.key.radio.rawValue, $1.key.handler) }
+        return Self.buckets(entries)
+    }
+
+    /// Ledger entries as store buckets (one per state), in a stable order; no-time buckets left out.
+    static func buckets(_ entries: [LedgerKey: LedgerEntry]) -> [EnergyBucket] {
+        entries.sorted { ($0.key.hour, $0.key.radio.rawValue, $0.key.handler) < ($1.key.hour, $1.key.radio.rawValue, $1.key.handler) }
             .flatMap { key, entry in
                 entry.seconds.keys.sorted().compactMap { state -> EnergyBucket? in
                     guard let seconds = entry.seconds[state], seconds > 0 else { return nil }

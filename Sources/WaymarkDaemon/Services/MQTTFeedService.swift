@@ -18,6 +18,8 @@ struct MQTTFeedService: Service {
     let origin: String
     let directory: DeviceDirectory
     let fleet: DeviceFleet
+    /// The subscription's session and messages are the listener's traffic for the radio.
+    var network: NetworkMeter? = nil
     let logger: Logger
 
     static func topics(base: String) -> [String] {
@@ -31,8 +33,13 @@ struct MQTTFeedService: Service {
                 password: settings.password, topics: Self.topics(base: settings.baseTopic)),
             logger: logger)
         try subscriber.start()
+        network?.opened(by: NetworkMeter.listener, keepalive: Double(subscriber.settings.keepAlive))
+        defer { network?.closed(by: NetworkMeter.listener) }
         await withGracefulShutdownHandler {
-            for await message in subscriber.messages { await handle(message) }
+            for await message in subscriber.messages {
+                network?.transfer(MQTTSender.publishBytes(topic: message.topic, payload: message.payload.count), by: NetworkMeter.listener)
+                await handle(message)
+            }
         } onGracefulShutdown: {
             subscriber.stop()
         }

@@ -20,3 +20,30 @@ extension PowerProfile {
             "scanning": PowerState(current: 0.006, voltage: 3.3, source: "BLE receive 3–6 mA, upper figure (docs/semantics.md §4)"),
         ])
 }
+
+extension PowerProfile {
+    /// The default Wi-Fi profile, the same as `Profiles/power/wifi.yaml` (a test keeps them
+    /// equal), so the daemon prices its traffic over Wi-Fi without a file.
+    public static let wifi = PowerProfile(
+        name: "wifi", radio: .wifi, description: "phone-class Wi-Fi",
+        states: [
+            "off": PowerState(current: 0, voltage: 3.8, source: "radio off"),
+            "idle": PowerState(current: 2 / 1000, voltage: 3.8, source: "associated, idle (Android power profiles wifi.on order of magnitude)"),
+            "scanning": PowerState(current: 120 / 1000, voltage: 3.8, source: "Wi-Fi scan 75–166 mA, middle of the range (docs/semantics.md §4)"),
+            "active": PowerState(current: 110 / 1000, voltage: 3.8, source: "sending ~0.42 W: ~0.13 W base plus ~0.28 W per Mbit/s sent (Huang et al. 2012)"),
+            "tail": PowerState(current: 31 / 1000, voltage: 3.8, source: "~0.12 W for ~0.24 s after traffic (Huang et al. 2012)"),
+        ],
+        transfer: TransferTiming(promotionSeconds: 0.08, tailSeconds: 0.24, bytesPerSecond: 10000 * 1000 / 8))
+
+    /// The default cellular profile, the same as `Profiles/power/lte-modem.yaml` (a test keeps
+    /// them equal).
+    public static let lteModem = PowerProfile(
+        name: "lte-modem", radio: .cellular, description: "LTE modem (USB or M.2)",
+        states: [
+            "off": PowerState(current: 0, voltage: 3.8, source: "modem off"),
+            "idle": PowerState(current: 5.3 / 1000, voltage: 3.8, source: "idle ~20 mW (docs/semantics.md §4)"),
+            "active": PowerState(current: 263 / 1000, voltage: 3.8, source: "active ~1 W (docs/semantics.md §4)"),
+            "tail": PowerState(current: 263 / 1000, voltage: 3.8, source: "~1 W for ~11.6 s after traffic (docs/semantics.md §4)"),
+        ],
+        transfer: TransferTiming(promotionSeconds: 0.26, tailSeconds: 11.6, bytesPerSecond: 6000 * 1000 / 8))
+}

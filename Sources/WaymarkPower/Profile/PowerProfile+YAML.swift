@@ -30,6 +30,12 @@ extension PowerProfile {
     /// start_seconds: { cold: 29, warm: 25, hot: 1 }
     /// ```
     ///
+    /// A network radio (`wifi`, `cellular`) also says how traffic moves it (`TransferTiming`):
+    ///
+    /// ```yaml
+    /// transfer: { promotion_seconds: 0.26, tail_seconds: 11.6, throughput_kbps: 6000 }
+    /// ```
+    ///
     /// Currents are in milliamperes; every required state of the radio must be present; an
     /// unknown key, a missing state, a negative current or a non-positive voltage is an error
     /// naming the file, line, column and key.
@@ -62,6 +68,7 @@ extension PowerProfile {
         var description = ""
         var statesNode: Node?
         var startTimes: [String: Double] = [:]
+        var transfer: TransferTiming?
         for (keyNode, value) in top {
             let key = keyNode.string ?? ""
             switch key {
@@ -81,8 +88,9 @@ extension PowerProfile {
                     }
                     startTimes[kind.string ?? ""] = number
                 }
+            case "transfer": transfer = try transferTiming(value, fail: fail)
             default:
-                throw fail(keyNode, key, "unknown key; a profile takes name, radio, description, states, start_seconds")
+                throw fail(keyNode, key, "unknown key; a profile takes name, radio, description, states, start_seconds, transfer")
             }
         }
         guard let name, !name.isEmpty else { throw fail(root, "name", "missing") }
@@ -119,6 +127,33 @@ extension PowerProfile {
         for required in requiredStates(of: radio) where states[required] == nil {
             throw fail(statesNode, "states.\(required)", "missing: a \(radio.rawValue) profile describes \(requiredStates(of: radio).joined(separator: ", "))")
         }
-        return PowerProfile(name: name, radio: radio, description: description, states: states, startTimes: startTimes)
+        if radio.isNetwork && transfer == nil {
+            throw fail(root, "transfer", "missing: a \(radio.rawValue) profile says how traffic moves it (promotion_seconds, tail_seconds, throughput_kbps)")
+        }
+        return PowerProfile(name: name, radio: radio, description: description, states: states, startTimes: startTimes, transfer: transfer)
+    }
+
+    private static func transferTiming(
+        _ node: Node, fail: (Node?, String?, String) -> PowerProfileError
+    ) throws(PowerProfileError) -> TransferTiming {
+        guard case .mapping(let fields) = node else {
+            throw fail(node, "transfer", "must be a mapping of promotion_seconds, tail_seconds, throughput_kbps")
+        }
+        var values: [String: Double] = [:]
+        for (fieldNode, value) in fields {
+            let field = fieldNode.string ?? ""
+            let key = "transfer.\(field)"
+            guard ["promotion_seconds", "tail_seconds", "throughput_kbps"].contains(field) else {
+                throw fail(fieldNode, key, "unknown key; transfer takes promotion_seconds, tail_seconds, throughput_kbps")
+            }
+            guard let number = value.float, number.isFinite, number >= 0, field != "throughput_kbps" || number > 0 else {
+                throw fail(value, key, field == "throughput_kbps" ? "must be a number of kilobits a second > 0" : "must be a number of seconds ≥ 0")
+            }
+            values[field] = number
+        }
+        guard let promotion = values["promotion_seconds"], let tail = values["tail_seconds"], let kbps = values["throughput_kbps"] else {
+            throw fail(node, "transfer", "needs promotion_seconds, tail_seconds and throughput_kbps")
+        }
+        return TransferTiming(promotionSeconds: promotion, tailSeconds: tail, bytesPerSecond: kbps * 1000 / 8)
     }
 }

@@ -4,6 +4,9 @@ public enum Radio: String, Sendable, CaseIterable, Codable {
     case bluetooth
     case wifi
     case cellular
+
+    /// Wi-Fi and cellular: radios Waymark's own traffic drives (outputs, the device listener).
+    public var isNetwork: Bool { self == .wifi || self == .cellular }
 }
 
 /// What one hardware class draws in each of its states: a declarative file per device
@@ -14,18 +17,24 @@ public struct PowerProfile: Sendable, Equatable {
     public var radio: Radio
     public var description: String
     /// State name → draw. GNSS: `off`, `acquiring`, `tracking`, `powerSave`; Bluetooth: `off`,
-    /// `scanning` (scaled by the scan duty cycle); Wi-Fi: `off`, `idle`, `scanning`; cellular:
-    /// `off`, `idle`, `active`, `tail`.
+    /// `scanning` (scaled by the scan duty cycle); Wi-Fi: `off`, `idle`, `scanning`, `active`,
+    /// `tail`; cellular: `off`, `idle`, `active`, `tail`.
     public var states: [String: PowerState]
     /// Seconds to a fix after power-on, by start kind (`cold`, `warm`, `hot`), for GNSS.
     public var startTimes: [String: Double]
+    /// How traffic moves a network radio (Wi-Fi, cellular) between its states; nil for others.
+    public var transfer: TransferTiming?
 
-    public init(name: String, radio: Radio, description: String = "", states: [String: PowerState], startTimes: [String: Double] = [:]) {
+    public init(
+        name: String, radio: Radio, description: String = "", states: [String: PowerState], startTimes: [String: Double] = [:],
+        transfer: TransferTiming? = nil
+    ) {
         self.name = name
         self.radio = radio
         self.description = description
         self.states = states
         self.startTimes = startTimes
+        self.transfer = transfer
     }
 
     /// The states each radio must describe.
@@ -33,9 +42,28 @@ public struct PowerProfile: Sendable, Equatable {
         switch radio {
         case .gnss: ["off", "acquiring", "tracking", "powerSave"]
         case .bluetooth: ["off", "scanning"]
-        case .wifi: ["off", "idle", "scanning"]
+        case .wifi: ["off", "idle", "scanning", "active", "tail"]
         case .cellular: ["off", "idle", "active", "tail"]
         }
+    }
+}
+
+/// How a network radio answers traffic (the tail model of Huang et al., "A Close Examination of
+/// Performance and Power Characteristics of 4G LTE Networks", MobiSys 2012): leaving `idle` or
+/// `off` costs a promotion, spent `active`; data moves at `bytesPerSecond`, `active`; after the
+/// last byte the radio stays in `tail` before it may drop back.
+public struct TransferTiming: Sendable, Equatable {
+    /// Seconds from idle to able to send (charged as `active`).
+    public var promotionSeconds: Double
+    /// Seconds the radio lingers after traffic.
+    public var tailSeconds: Double
+    /// Bytes a second while sending or receiving.
+    public var bytesPerSecond: Double
+
+    public init(promotionSeconds: Double, tailSeconds: Double, bytesPerSecond: Double) {
+        self.promotionSeconds = promotionSeconds
+        self.tailSeconds = tailSeconds
+        self.bytesPerSecond = bytesPerSecond
     }
 }
 

@@ -35,7 +35,7 @@ public final class MQTTPublisher: Sendable {
         var acknowledged: Set<Int32> = []
     }
 
-    let settings: Settings
+    public let settings: Settings
     let logger: Logger
     private let waiting = Mutex(Waiting())
     private let connected = Atomic<Bool>(false)

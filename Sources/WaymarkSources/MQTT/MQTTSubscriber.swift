@@ -43,7 +43,7 @@ public final class MQTTSubscriber: Sendable {
 
     public let messages: AsyncStream<Message>
     let continuation: AsyncStream<Message>.Continuation
-    let settings: Settings
+    public let settings: Settings
     let logger: Logger
     /// Whether the client is connected to the broker now.
     public var isConnected: Bool { connected.load(ordering: .relaxed) }

@@ -56,6 +56,9 @@ along="$data/regions-along-$points.geojson"
     -f '{"benchmark":"replay-memory","fixes":'"$points"',"regions_file":"'"$along"'","peak_rss_kb":%M,"seconds":%e}' \
     "$waymark" replay "$big" --regions "$along" --fast >/dev/null
 cat "$data/replay-memory.json"
+/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); mib=r["peak_rss_kb"]/1024
+print("# Replay memory: %.1f MiB peak, %.0f s (target <= 64 MiB: %s)" % (mib, r["seconds"], "met" if mib <= 64 else "NOT met"), file=sys.stderr)' \
+    "$data/replay-memory.json"
 
 echo "# Location services: gate + standard/significant/visits" >&2
 "$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"

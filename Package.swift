@@ -205,7 +205,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "WaymarkHandlersTests",
-            dependencies: ["WaymarkHandlers", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "WaymarkHandlers", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "WaymarkDaemonTests",
             dependencies: [

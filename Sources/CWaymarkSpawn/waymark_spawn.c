@@ -91,7 +91,13 @@ pid_t waymark_spawn_process(
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
-    pid_t pid = fork();
+    // fork() runs every library's pthread_atfork child handler before returning in the child,
+    // and PROJ (loaded with SpatiaLite) registers one that closes its SQLite handles: in a child
+    // forked while another thread held SQLite's memory mutex (the store writer, an API read),
+    // that handler waits forever for a lock nobody will release, the child never reaches
+    // execve, and the spawn never returns. A raw clone is fork without the handlers; the child
+    // below makes only system calls, so it needs none of what they would reset.
+    pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
     if (pid == 0) {
         close(report[0]);
         int error = waymark_child_setup(directory, output, cgroup_procs, address_space, descriptors, report[1]);

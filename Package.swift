@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -144,7 +144,13 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // The web page's files, embedded at build time (WebAssets, made by EmbedWebAssets).
+            exclude: ["Web"],
+            plugins: ["EmbedWebAssets"]),
+        // Build-time tool of the web page: its files as a Swift source (Plugins/EmbedWebAssets).
+        .executableTarget(name: "WaymarkEmbed"),
+        .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["WaymarkEmbed"]),
         // `waymark serve`: configuration, the live pipeline (gpsd or replay → store → engine →
         // events), signals, as services in one ServiceGroup.
         .target(
@@ -152,7 +158,7 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline", "WaymarkDevices",
-                "WaymarkOutputs",
+                "WaymarkOutputs", "WaymarkExportJob",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -27,6 +27,9 @@ packages=(
     # Benchmarks/venv.sh puts the shapely 2 baseline (from PyPI) in a venv; /usr/bin/time gives
     # Benchmarks/run.sh the replay's peak memory
     python3-venv time
+    # the web page: Leaflet, served by the daemon from Debian's copy (no CDN, works offline), and
+    # the headless Chromium with its WebDriver and Selenium that the page's browser tests drive
+    libjs-leaflet chromium chromium-driver python3-selenium
     # systemd-analyze verifies and rates the shipped unit (packaging/); pgrep finds leftover handlers
     systemd procps
 )

@@ -88,6 +88,7 @@ public enum Daemon {
         let token = try configuration.tokenFile.map(APIToken.read(from:))
         var api = APIServer.Configuration(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token)
         api.socketGroup = configuration.apiGroup
+        api.web = configuration.web
         services.append(.init(service: try APIServer(
             configuration: api,
             backend: state, logger: logger)))

@@ -36,7 +36,7 @@ import WaymarkStore
         try await Self.withClient { client in
             let health = try await client.execute(uri: "/v1/health", method: .get)
             #expect(health.status == .ok)
-            #expect(String(buffer: health.body) == "{\"status\":\"ok\"}")
+            #expect(String(buffer: health.body) == "{\"status\":\"ok\",\"tokenRequired\":false}")
 
             let status = try await client.execute(uri: "/v1/status", method: .get)
             #expect(status.status == .ok)
@@ -402,14 +402,21 @@ import WaymarkStore
 
     @Test func tokenIsRequiredWhenConfigured() async throws {
         try await Self.withClient(token: "s3cret") { client in
-            let missing = try await client.execute(uri: "/v1/health", method: .get)
+            let missing = try await client.execute(uri: "/v1/status", method: .get)
             #expect(missing.status == .unauthorized)
             #expect(missing.headers[.wwwAuthenticate] == "Bearer")
             #expect(try Self.error(missing).code == "unauthorized")
-            let wrong = try await client.execute(uri: "/v1/health", method: .get, headers: [.authorization: "Bearer s3cre"])
+            let wrong = try await client.execute(uri: "/v1/status", method: .get, headers: [.authorization: "Bearer s3cre"])
             #expect(wrong.status == .unauthorized)
-            let right = try await client.execute(uri: "/v1/health", method: .get, headers: [.authorization: "Bearer s3cret"])
+            let right = try await client.execute(uri: "/v1/status", method: .get, headers: [.authorization: "Bearer s3cret"])
             #expect(right.status == .ok)
+            // Liveness and the page's own files need none; the page's data does.
+            let health = try await client.execute(uri: "/v1/health", method: .get)
+            #expect(health.status == .ok && String(buffer: health.body).contains("\"tokenRequired\":true"))
+            #expect(try await client.execute(uri: "/", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/web/app.js", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/v1/web", method: .get).status == .unauthorized)
+            #expect(try await client.execute(uri: "/", method: .post).status == .unauthorized)
         }
     }
 }

@@ -65,7 +65,7 @@ import WaymarkTestSupport
 
             let health = try await Self.curl(["--unix-socket", path, "http://localhost/v1/health"])
             #expect(health.status == 0)
-            #expect(health.stdout == "{\"status\":\"ok\"}")
+            #expect(health.stdout == "{\"status\":\"ok\",\"tokenRequired\":false}")
             let status = try await Self.curl(["--unix-socket", path, "-w", "\n%{http_code}", "http://localhost/v1/regions/nowhere"])
             #expect(status.stdout.hasSuffix("\n404"))
 

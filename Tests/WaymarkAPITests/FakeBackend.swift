@@ -137,6 +137,13 @@ final class FakeBackend: DaemonBackend {
         }
     }
 
+    /// What the real export would be asked for, echoed (the real one is tested through the CLI).
+    func export(_ request: ExportRequest) async throws -> [UInt8] {
+        let echo = "\(request.format.rawValue) \(request.device) \(request.from?.rfc3339 ?? "-") \(request.to?.rfc3339 ?? "-")"
+        guard request.format == .stats else { return Array(echo.utf8) }
+        return Array(#"{"points":3,"segments":1,"distance":12.5,"asked":"\#(echo)"}"#.utf8)
+    }
+
     func live() async -> AsyncStream<[HistoryEntry]> {
         let (stream, continuation) = AsyncStream<[HistoryEntry]>.makeStream()
         if let scripted = state.withLock({ $0.scriptedLive }) {

@@ -27,6 +27,9 @@ public protocol DaemonBackend: Sendable {
     func removeRegion(identifier: String) async throws -> Bool
     /// Whether the device is inside the region now; `nil` when there is no such region.
     func regionState(identifier: String) async throws -> RegionStateInfo?
+    /// A device's history through the export code: the file's bytes (`stats`: the statistics'
+    /// JSON). Throws `APIError` 404 `empty-track` when the range holds no fix.
+    func export(_ request: ExportRequest) async throws -> [UInt8]
     /// Every device, by name (docs/devices.md).
     func devices() async throws -> [Device]
     /// Adds a device with a new secret, returned once. Throws `StoreError`
@@ -110,7 +113,7 @@ public struct HistoryEntry: Sendable, Equatable {
     }
 }
 
-/// Which history entries to return. Bounds are inclusive; `nil` means unbounded.
+/// Which history entries to return: `from` ≤ time < `to`; `nil` means unbounded.
 public struct HistoryRequest: Sendable, Equatable {
     public var from: Timestamp?
     public var to: Timestamp?

@@ -154,9 +154,14 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
     init(token: String) { expected = Array("Bearer \(token)".utf8) }
 
+    /// The web page's own files (no data, needed before the user can give the token) and
+    /// liveness, which also says whether a token is needed.
+    static func isPublic(_ path: String) -> Bool { path == "/" || path.hasPrefix("/web/") || path == "/v1/health" }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        if request.method == .get && Self.isPublic(request.uri.path) { return try await next(request, context) }
         let given = Array((request.headers[.authorization] ?? "").utf8)
         var difference = given.count ^ expected.count
         for i in 0..<expected.count { difference |= Int(expected[i] ^ (i < given.count ? given[i] : 0)) }

@@ -18,7 +18,8 @@ extension APIServer {
         if let token { router.add(middleware: BearerTokenMiddleware(token: token)) }
         var routes = RouteTable(router: router)
 
-        routes.add("/v1/health", .get) { _, _ in json("{\"status\":\"ok\"}") }
+        let health = "{\"status\":\"ok\",\"tokenRequired\":\(token != nil)}"
+        routes.add("/v1/health", .get) { _, _ in json(health) }
         routes.add("/v1/status", .get) { _, _ in json(await backend.status().json) }
         routes.add("/v1/fixes/last", .get) { _, _ in
             guard let fix = try await backend.lastFix() else {
@@ -40,9 +41,22 @@ extension APIServer {
             return json(EnergyReport(buckets: buckets, since: query.since, by: query.by).json)
         }
 
-        routes.add("/v1/regions", .get) { _, _ in
+        routes.add("/v1/regions", .get) { request, _ in
+            let parameters = request.uri.queryParameters
+            for (name, _) in parameters where name != "format" {
+                throw APIError.invalidParameter(String(name), "unknown parameter; /v1/regions takes format")
+            }
             let regions = try await backend.regions()
-            return json("{\"regions\":[" + regions.map(\.summaryJSON).joined(separator: ",") + "]}")
+            switch parameters.get("format") ?? "json" {
+            case "json":
+                return json("{\"regions\":[" + regions.map(\.summaryJSON).joined(separator: ",") + "]}")
+            case "geojson":
+                // Every region with its geometry, as `GET /v1/regions/{id}` gives one (the web page's map).
+                let features = regions.map(\.geoJSONFeature).joined(separator: ",")
+                return json("{\"type\":\"FeatureCollection\",\"features\":[" + features + "]}", contentType: "application/geo+json")
+            case let other:
+                throw APIError.invalidParameter("format", "\"\(other)\" is not json or geojson")
+            }
         }
         routes.add("/v1/regions", .post) { request, context in
             let replace = try boolParameter(request.uri.queryParameters, "replace")
@@ -133,6 +147,8 @@ extension APIServer {
         }
 
         addDeviceRoutes(to: &routes, backend: backend, configuration: configuration)
+        addExportRoutes(to: &routes, backend: backend)
+        addWebRoutes(to: &routes, configuration: configuration)
         addOutputRoutes(to: &routes, backend: backend, configuration: configuration)
 
         routes.add("/v1/stream", .get) { request, _ in

@@ -35,6 +35,8 @@ public struct APIServer: Service {
         /// A group whose members may use the Unix socket too (`api.group`): the socket is made
         /// 0660 with this group, and its members are admitted besides `admitsPeer`'s.
         public var socketGroup: UInt32?
+        /// The web page's settings (`web:`).
+        public var web = WebSettings()
 
         public init(
             socketPath: String, tcpPort: Int? = nil, token: String? = nil, maximumBodySize: Int = 64 << 20,

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WaymarkAPI
 import WaymarkCore
 import WaymarkDevices
@@ -137,6 +138,14 @@ struct DaemonState: DaemonBackend {
 
     func regionState(identifier: String) async throws -> RegionStateInfo? {
         await pipeline.regionState(identifier: identifier)
+    }
+
+    func export(_ request: ExportRequest) async throws -> [UInt8] {
+        guard let database = store.path else {
+            throw APIError(.notFound, code: "no-history", message: "this daemon keeps no history file to export from")
+        }
+        let logger = Logger(label: "waymark.export")
+        return try await store.offPool { _ in try HistoryExport.bytes(database: database, request: request, logger: logger) }
     }
 
     func live() async -> AsyncStream<[HistoryEntry]> { feed.subscribe() }

@@ -138,6 +138,8 @@ extension DaemonConfiguration {
                 configuration.subscriptions = try reader.subscriptions(section)
             case "power":
                 configuration.power = try reader.power(section)
+            case "web":
+                configuration.web = try reader.web(section)
             case "log":
                 for (key, value) in try reader.mapping(section, key: "log") {
                     switch key.string {
@@ -151,7 +153,10 @@ extension DaemonConfiguration {
                     }
                 }
             default:
-                throw reader.unknown(name, in: nil, known: ["store", "gpsd", "api", "regions", "handlers", "bluetooth", "devices", "mqtt", "outputs", "subscriptions", "power", "log"])
+                throw reader.unknown(name, in: nil, known: [
+                        "store", "gpsd", "api", "regions", "handlers", "bluetooth", "devices", "mqtt", "outputs", "subscriptions", "power",
+                        "web", "log",
+                    ])
             }
         }
         return configuration

@@ -1,3 +1,4 @@
+import WaymarkAPI
 import WaymarkCore
 import WaymarkRegions
 import WaymarkSources
@@ -77,6 +78,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var bluetooth: BluetoothSettings?
     /// `power`: power profiles and power-aware GNSS sampling (docs/semantics.md §4).
     public var power = PowerSettings()
+    /// `web.*`: the page `waymark serve` serves at `/` (Leaflet's directory, a basemap).
+    public var web = WebSettings()
     /// The network listener for phones and trackers (docs/devices.md); nil: none.
     public var deviceListener: DeviceListenerSettings?
     /// The MQTT broker OwnTracks phones publish to (docs/devices.md); nil: none.

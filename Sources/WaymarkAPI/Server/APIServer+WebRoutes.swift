@@ -1,0 +1,24 @@
+import Hummingbird
+import WaymarkCore
+
+extension APIServer {
+    /// The web page (issue 20): `/` and `/web/NAME` from the files embedded at build time
+    /// (`WebAssets`), `/web/leaflet/…` from Leaflet's directory, and `GET /v1/web` for what the
+    /// page is configured with. The page's files hold no data, so they are served without the
+    /// token (`BearerTokenMiddleware.isPublic`); everything the page shows comes from the API.
+    static func addWebRoutes(to routes: inout RouteTable<BasicRequestContext>, configuration: Configuration) {
+        routes.router.add(
+            middleware: FileMiddleware(
+                configuration.web.leafletDirectory, urlBasePath: "/web/leaflet", searchForIndexHtml: false))
+        routes.add("/", .get) { _, _ in try asset("index.html") }
+        routes.add("/web/:file", .get) { _, context in try asset(context.parameters.get("file") ?? "") }
+        routes.add("/v1/web", .get) { _, _ in json(configuration.web.json) }
+    }
+
+    private static func asset(_ name: String) throws(APIError) -> Response {
+        guard let file = WebAssets.files[name] else { throw APIError.notFound("no page file \"\(name)\"") }
+        return Response(
+            status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: file.text)))
+    }
+}

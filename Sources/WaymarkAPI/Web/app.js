@@ -1,0 +1,153 @@
+// The page: signs in when the listener asks for a token, then shows the live map and the views.
+// Everything it shows comes from the documented API (docs/openapi.yaml).
+
+import * as api from "./api.js";
+import { createMap, fit } from "./map.js";
+import { LiveView } from "./live.js";
+import { RegionsView } from "./regions.js";
+import { HistoryView } from "./history.js";
+import { HandlersView } from "./handlers.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** Resolves once a request gets through: at once over the socket, after sign-in over TCP. */
+async function signedIn() {
+  // Liveness needs no token and says whether this listener wants one: ask before the first
+  // request rather than after a refusal.
+  const health = await api.get("/v1/health");
+  if (health.tokenRequired && !api.hasToken()) await askForToken();
+  for (;;) {
+    try {
+      return await api.get("/v1/status");
+    } catch (error) {
+      if (!(error instanceof api.Unauthorized)) throw error;
+      await askForToken();
+    }
+  }
+}
+
+function askForToken() {
+  const dialog = $("login");
+  return new Promise((resolve) => {
+    $("login-form").onsubmit = () => {
+      api.setToken($("login-token").value.trim());
+      $("login-error").textContent = "";
+      resolve();
+    };
+    if (api.hasToken()) $("login-error").textContent = "That token was refused.";
+    if (!dialog.open) dialog.showModal();
+  });
+}
+
+function tabs(onShow) {
+  const buttons = [...document.querySelectorAll('[role="tab"]')];
+  const show = (button) => {
+    for (const other of buttons) {
+      const selected = other === button;
+      other.setAttribute("aria-selected", String(selected));
+      other.tabIndex = selected ? 0 : -1;
+      $(other.getAttribute("aria-controls")).hidden = !selected;
+    }
+    Promise.resolve(onShow(button.id.replace("tab-", ""))).catch(report);
+  };
+  buttons.forEach((button, index) => {
+    button.addEventListener("click", () => show(button));
+    button.addEventListener("keydown", (event) => {
+      const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+      if (!step) return;
+      const next = buttons[(index + step + buttons.length) % buttons.length];
+      next.focus();
+      show(next);
+    });
+  });
+  show(buttons[0]);
+}
+
+async function main() {
+  const status = await signedIn();
+  const web = await api.get("/v1/web");
+  const map = createMap($("map"), web.basemap);
+  const live = new LiveView(map, { position: $("position"), events: $("events") });
+  const regions = new RegionsView(map, { rows: $("region-rows"), drop: $("drop"), file: $("region-file"), result: $("import-result") });
+  const history = new HistoryView(map, {
+    form: $("history-form"), from: $("history-from"), to: $("history-to"), summary: $("history-summary"),
+    stats: $("history-stats"), profile: $("profile"), profileChart: $("profile-chart"), downloads: $("downloads"),
+    events: $("history-events"),
+  });
+  const handlers = new HandlersView({ rows: $("handler-rows"), byRadio: $("power-radio"), byHandler: $("power-handler") });
+
+  // Devices: the receiver (`local`) and the network devices, each with its latest fix.
+  const devices = await api.get("/v1/devices");
+  const latest = new Map([["local", status.lastFix]]);
+  for (const device of status.devices ?? []) latest.set(device.device, device.lastFix);
+  for (const device of devices.devices ?? []) if (!latest.has(device.name)) latest.set(device.name, null);
+  const select = $("device");
+  select.replaceChildren(...[...latest.keys()].map((name) => new Option(name, name)));
+  const preferred = [...latest].find(([, fix]) => fix)?.[0] ?? "local";
+  select.value = preferred;
+
+  const bounds = await regions.load();
+  for (const [, fix] of latest) if (fix) live.fix(fix);
+  let view = "live";
+  const choose = async () => {
+    const device = select.value;
+    live.select(device);
+    await regions.select(device, Boolean(latest.get(device)));
+    const range = await api.get(`/v1/fixes?device=${encodeURIComponent(device)}&limit=1`);
+    history.select(device, range.items[0]?.time, latest.get(device)?.time);
+    if (view === "history") await history.show();
+  };
+  select.addEventListener("change", () => choose().catch(report));
+  await choose();
+  if (!latest.get(select.value)) fit(map, bounds);
+
+  let refresher = null;
+  tabs(async (name) => {
+    view = name;
+    history.shown(name === "history");
+    clearInterval(refresher);
+    if (name === "history") await history.show();
+    if (name === "handlers") {
+      await handlers.refresh();
+      refresher = setInterval(() => handlers.refresh().catch(report), 10_000);
+    }
+  });
+
+  follow(live, regions, latest);
+}
+
+/** The live stream, reconnecting with backoff; the connection state in the header. */
+async function follow(live, regions, latest) {
+  const state = $("connection");
+  let delay = 1000;
+  for (;;) {
+    try {
+      state.textContent = "live";
+      state.dataset.state = "live";
+      await api.stream("/v1/stream", (kind, entry) => {
+        if (kind === "fix") {
+          latest.set(entry.device ?? "local", entry);
+          live.fix(entry);
+        } else if (kind === "event") {
+          live.event(entry);
+          regions.transition(entry);
+        }
+        delay = 1000;
+      });
+    } catch (error) {
+      if (error instanceof api.Unauthorized) return location.reload();
+    }
+    state.textContent = "reconnecting…";
+    state.dataset.state = "reconnecting";
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 30_000);
+  }
+}
+
+function report(error) {
+  const state = $("connection");
+  state.textContent = `error: ${error.message}`;
+  state.dataset.state = "error";
+}
+
+main().catch(report);

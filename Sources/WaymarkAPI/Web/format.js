@@ -1,0 +1,42 @@
+// Small formatting helpers shared by the views.
+
+export function time(iso) {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  return date.toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
+}
+
+export function duration(seconds) {
+  if (!Number.isFinite(seconds)) return "—";
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return h ? `${h} h ${m} min` : m ? `${m} min ${r} s` : `${r} s`;
+}
+
+export function distance(metres) {
+  return metres >= 1000 ? `${(metres / 1000).toFixed(2)} km` : `${Math.round(metres)} m`;
+}
+
+export function joules(value) {
+  if (value >= 3600) return `${(value / 3600).toFixed(2)} Wh`;
+  return `${value.toFixed(value < 10 ? 2 : 0)} J`;
+}
+
+/** An element with text content and attributes; children appended. */
+export function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;
+    else if (value !== undefined && value !== null) node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** An event's one-line description: `enter forest`, `visit`, `significant change`. */
+export function describeEvent(entry) {
+  const record = entry.record ?? entry;
+  const kind = record.kind ?? entry.kind;
+  if (record.transition && record.region) return `${record.transition} ${record.region}`;
+  return String(kind ?? "event").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}

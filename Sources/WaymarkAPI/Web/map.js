@@ -1,0 +1,36 @@
+// The map: Leaflet (Debian's libjs-leaflet, served by the daemon under /web/leaflet/) on a plain
+// background with a scale bar, as the export pictures are drawn; a basemap only when the daemon
+// is configured with one (`GET /v1/web`: a tile URL template, or its own MBTiles file).
+
+/* global L */
+
+export const colours = {
+  inside: "#2e7d32",
+  outside: "#1d6fb8",
+  unknown: "#8a8f98",
+  track: "#c2410c",
+  device: "#7c3aed",
+};
+
+export function createMap(element, basemap) {
+  const map = L.map(element, { zoomControl: true, attributionControl: Boolean(basemap) });
+  L.control.scale({ metric: true, imperial: false }).addTo(map);
+  if (basemap?.tiles) {
+    L.tileLayer(basemap.tiles, { maxZoom: basemap.maxZoom ?? 19, attribution: basemap.attribution ?? "" }).addTo(map);
+  }
+  map.setView([20, 0], 2);
+  return map;
+}
+
+/** The style of a region drawn in the state the selected device is in. */
+export function regionStyle(state) {
+  const colour = colours[state] ?? colours.unknown;
+  return { color: colour, weight: 2, fillColor: colour, fillOpacity: state === "inside" ? 0.35 : 0.08 };
+}
+
+/** Fits the map to `bounds` if they are valid, keeping a margin (after the layout settled). */
+export function fit(map, bounds) {
+  if (!bounds || !bounds.isValid()) return;
+  map.invalidateSize();
+  map.fitBounds(bounds, { padding: [24, 24], maxZoom: 17 });
+}

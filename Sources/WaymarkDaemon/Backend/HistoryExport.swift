@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+import WaymarkAPI
+import WaymarkExportJob
+
+/// `GET /v1/export` in the daemon: the export code run over the daemon's own database, as
+/// `waymark export --db` runs it, into a private temporary file whose bytes are answered. Blocking
+/// (it reads the history twice and may draw a picture): callers run it off the cooperative pool.
+enum HistoryExport {
+    static func bytes(database: String, request: ExportRequest, logger: Logger) throws -> [UInt8] {
+        let source = ExportSource.history(database: database, from: request.from, to: request.to, device: request.device)
+        do {
+            guard let format = ExportFormat(rawValue: request.format.rawValue) else {
+                let overview = try ExportJob.overview(of: source, logger: logger)
+                guard overview.statistics.points > 0 else { throw ExportError(.emptyTrack, "no fixes") }
+                return Array(overview.statistics.json.utf8)
+            }
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("waymark-export-\(UUID().uuidString).\(format.rawValue)").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            _ = try ExportJob.run(ExportOptions(source: source, format: format, outputPath: path), logger: logger)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw APIError(.internalServerError, code: "export", message: "the export wrote no file")
+            }
+            return Array(data)
+        } catch let error as ExportError where error.code == .emptyTrack {
+            throw APIError(
+                .notFound, code: "empty-track",
+                message: "device \"\(request.device)\" has no fixes in this range: nothing to export")
+        } catch let error as ExportError {
+            throw APIError(.internalServerError, code: "export-\(error.code.rawValue)", message: error.message)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import WaymarkAPI
+import Yams
+
+/// The `web` section (the page at `/`, docs/configuration.md):
+///
+/// ```yaml
+/// web:
+///   leaflet_directory: /usr/share/javascript/leaflet   # default: Debian's libjs-leaflet
+///   tiles: https://tile.openstreetmap.org/{z}/{x}/{y}.png   # default: none, a plain background
+///   attribution: "© OpenStreetMap contributors"
+///   max_zoom: 19
+/// ```
+extension ConfigurationReader {
+    func web(_ section: Node) throws(ConfigurationError) -> WebSettings {
+        var settings = WebSettings()
+        for (key, value) in try mapping(section, key: "web") {
+            let field = "web.\(key.string)"
+            switch key.string {
+            case "leaflet_directory": settings.leafletDirectory = try string(value, key: field)
+            case "tiles":
+                let template = try string(value, key: field)
+                for part in ["{z}", "{x}", "{y}"] where !template.contains(part) {
+                    throw error(value, key: field, "a tile URL template names {z}, {x} and {y}; this one has no \(part)")
+                }
+                settings.tiles = template
+            case "attribution": settings.attribution = try string(value, key: field)
+            case "max_zoom": settings.maximumZoom = try integer(value, key: field, in: 0...24)
+            default: throw unknown(key, in: "web", known: ["leaflet_directory", "tiles", "attribution", "max_zoom"])
+            }
+        }
+        return settings
+    }
+}

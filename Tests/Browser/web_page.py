@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""Drives Waymark's web page in Debian's headless Chromium (Selenium + chromium-driver) against a
+real daemon replaying a track, and checks what issue 20 asks of it:
+
+- signing in with the TCP listener's token;
+- the live marker moving with the stream;
+- a region entry appearing in the event list and recolouring the region;
+- the history view for a range showing as many points and events as `waymark history`;
+- a GeoJSON file imported through the page appearing in `waymark regions list`;
+- every request the page made being a documented endpoint (docs/openapi.yaml) or the page's files;
+- the layout fitting a phone's width; no console errors.
+
+Exits 0 when all hold, 1 with the failures listed. WebPageBrowserTests (Swift) runs it.
+"""
+import argparse
+import calendar
+import json
+import re
+import subprocess
+import sys
+import time
+
+import yaml
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+def waymark(args, arguments):
+    result = subprocess.run([args.waymark] + arguments, capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        raise RuntimeError(f"waymark {' '.join(arguments)}: {result.stderr}")
+    return result.stdout
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, seconds, condition, what):
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.2).until(lambda d: condition(d))
+    except Exception:
+        failures.append(f"timed out after {seconds} s waiting for {what}")
+        return None
+
+
+def documented(paths, request_path):
+    """Whether an /v1 path matches one of openapi.yaml's templates."""
+    for template in paths:
+        pattern = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
+        if re.match(pattern, request_path):
+            return True
+    return False
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--waymark", required=True)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--openapi", required=True)
+    parser.add_argument("--import-file", required=True, help="a GeoJSON file whose one region is `--import-id`")
+    parser.add_argument("--import-id", required=True)
+    parser.add_argument("--from", dest="start", required=True, help="history range start, RFC 3339 UTC")
+    parser.add_argument("--to", dest="end", required=True, help="history range end (exclusive, as the API and CLI take it), RFC 3339 UTC")
+    parser.add_argument("--screenshot")
+    args = parser.parse_args()
+
+    driver = browser()
+    try:
+        run(driver, args)
+    finally:
+        driver.quit()
+    if failures:
+        print("\n".join(failures))
+        return 1
+    print("web page: all checks passed")
+    return 0
+
+
+def run(driver, args):
+    driver.get(args.url)
+    # The TCP listener asks for the token: the page shows its sign-in dialog.
+    dialog = wait(driver, 20, lambda d: d.find_element(By.ID, "login").get_attribute("open") is not None and d.find_element(By.ID, "login"), "the sign-in dialog")
+    if dialog is None:
+        return
+    driver.find_element(By.ID, "login-token").send_keys(args.token)
+    driver.find_element(By.CSS_SELECTOR, "#login-form button[type=submit]").click()
+    wait(driver, 20, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live", "the live stream")
+
+    # Live: the marker moves.
+    position = lambda d: d.find_element(By.ID, "position").get_attribute("data-latitude")
+    first = wait(driver, 30, position, "a first position")
+    moved = wait(driver, 30, lambda d: position(d) not in (None, first) and position(d), "the marker to move")
+    check(first is not None and moved is not None, "the live position did not move")
+    markers = driver.execute_script("return document.querySelectorAll('#map path.leaflet-interactive').length")
+    check(markers >= 1, "no marker or region is drawn on the map")
+
+    # Live: a region entry is listed and recolours the region.
+    entry = wait(driver, 90, lambda d: d.find_elements(By.CSS_SELECTOR, "#events li[data-transition=enter]"), "a region entry in the event list")
+    if entry:
+        region = entry[0].get_attribute("data-region")
+        state = wait(driver, 10, lambda d: d.execute_script(
+            "const p = document.querySelector(`#map path[data-region='${arguments[0]}']`); return p && p.getAttribute('data-state')", region) == "inside",
+            f"region {region} drawn as inside")
+        fill = driver.execute_script("const p = document.querySelector(`#map path[data-region='${arguments[0]}']`); return p && p.getAttribute('fill')", region)
+        check(state and fill == "#2e7d32", f"region {region} was not recoloured (fill {fill})")
+
+    # History: the range's points and events, as `waymark history` counts them. Wait until the
+    # replay is past the range's end, so both count the same records.
+    # A minute of track time past the end, so crossings inside the range are confirmed.
+    settled = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(calendar.timegm(time.strptime(args.end, "%Y-%m-%dT%H:%M:%SZ")) + 60))
+    deadline = time.time() + 120
+    while time.time() < deadline and not waymark(args, ["history", "--db", args.db, "--kind", "fix", "--from", settled, "--limit", "1"]).strip():
+        time.sleep(0.5)
+    lines = [json.loads(line) for line in waymark(args, ["history", "--db", args.db, "--device", "local", "--from", args.start, "--to", args.end]).splitlines()]
+    expected_points = sum(1 for line in lines if line["kind"] == "fix")
+    expected_events = sum(1 for line in lines if line["kind"] not in ("fix", "gap"))
+    driver.find_element(By.ID, "tab-history").click()
+    set_local = "const [input, iso] = arguments; const d = new Date(iso); const pad = n => String(n).padStart(2, '0');" \
+        "input.value = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;"
+    driver.execute_script(set_local, driver.find_element(By.ID, "history-from"), args.start)
+    driver.execute_script(set_local, driver.find_element(By.ID, "history-to"), args.end)
+    driver.execute_script("document.getElementById('history-summary').removeAttribute('data-points')")
+    driver.find_element(By.CSS_SELECTOR, "#history-form button[type=submit]").click()
+    summary = wait(driver, 30, lambda d: d.find_element(By.ID, "history-summary").get_attribute("data-points") and d.find_element(By.ID, "history-summary"), "the history summary")
+    if summary:
+        points, events = int(summary.get_attribute("data-points")), int(summary.get_attribute("data-events"))
+        check(points == expected_points and events == expected_events,
+              f"history shows {points} points and {events} events; waymark history has {expected_points} and {expected_events}")
+        check(expected_points > 0 and expected_events > 0, f"the range holds {expected_points} points and {expected_events} events: nothing to compare")
+    stats = wait(driver, 30, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#history-stats dt")) >= 5, "the history statistics")
+    check(stats, "no statistics in the history view")
+    check(driver.find_element(By.ID, "profile").get_attribute("hidden") is None, "no elevation profile in the history view")
+    if args.screenshot:
+        time.sleep(0.5)
+        driver.save_screenshot(args.screenshot)
+
+    # Regions: a GeoJSON file through the file input (the drop zone's own chooser).
+    driver.find_element(By.ID, "tab-regions").click()
+    driver.find_element(By.ID, "region-file").send_keys(args.import_file)
+    wait(driver, 20, lambda d: "added" in d.find_element(By.ID, "import-result").text, "the import's report")
+    listed = waymark(args, ["regions", "list", "--db", args.db])
+    check(args.import_id in listed, f"{args.import_id} imported through the page is not in `waymark regions list`:\n{listed}")
+    check(wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f"#region-rows tr[data-region='{args.import_id}']"), "the imported region's row"),
+          "the imported region is not listed on the page")
+
+    # Handlers and power.
+    driver.find_element(By.ID, "tab-handlers").click()
+    check(wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, "#power-radio rect.bar, #power-radio text"), "the energy chart"),
+          "no energy chart")
+
+    # A phone's width: nothing wider than the screen.
+    driver.set_window_size(390, 844)
+    time.sleep(0.5)
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    check(overflow <= 0, f"the page is {overflow} px wider than a 390 px phone screen")
+
+    # Every button and form field has a name a screen reader can say.
+    unnamed = driver.execute_script("""
+        return [...document.querySelectorAll('button, input, select')].filter(e => {
+            if (e.type === 'hidden') return false;
+            const label = e.labels && e.labels.length ? e.labels[0].textContent.trim() : '';
+            return !(e.getAttribute('aria-label') || label || e.textContent.trim());
+        }).map(e => e.outerHTML.slice(0, 80));""")
+    check(not unnamed, f"controls without an accessible name: {unnamed}")
+
+    # Only documented endpoints, besides the page's own files.
+    with open(args.openapi) as spec:
+        paths = list(yaml.safe_load(spec)["paths"].keys())
+    requested = driver.execute_script("return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+    requested.append("/")
+    for path in sorted(set(requested)):
+        check(path == "/" or path.startswith("/web/") or documented(paths, path), f"the page requested an undocumented path: {path}")
+
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    check(not errors, f"console errors: {errors}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

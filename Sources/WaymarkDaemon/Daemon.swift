@@ -89,6 +89,8 @@ public enum Daemon {
         var api = APIServer.Configuration(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token)
         api.socketGroup = configuration.apiGroup
         api.web = configuration.web
+        // An unreadable basemap stops the daemon now, with the file named.
+        api.basemap = try configuration.web.basemapFile.map { try MBTilesFile(path: $0) }
         services.append(.init(service: try APIServer(
             configuration: api,
             backend: state, logger: logger)))

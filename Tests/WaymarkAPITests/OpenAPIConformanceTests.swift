@@ -45,6 +45,7 @@ import WaymarkTestSupport
         .init(method: .get, template: "/v1/export", uri: "/v1/export?format=doc"),
         .init(method: .get, template: "/v1/export", uri: "/v1/export?format=gpx&from=2024-05-02T00:00:00Z&to=2024-05-01T00:00:00Z"),
         .init(method: .get, template: "/v1/web", uri: "/v1/web"),
+        .init(method: .get, template: "/v1/tiles/{z}/{x}/{y}", uri: "/v1/tiles/1/0/0"),
         .init(method: .get, template: "/", uri: "/"),
         .init(method: .get, template: "/web/{file}", uri: "/web/app.js"),
         .init(method: .get, template: "/web/{file}", uri: "/web/app.css"),

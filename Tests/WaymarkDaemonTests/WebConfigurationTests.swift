@@ -31,6 +31,8 @@ import WaymarkDaemon
             ("web:\n  max_zoom: 30\n", "waymark.yaml:2:13: web.max_zoom"),
             ("web:\n  colour: blue\n", "waymark.yaml:2:3: web.colour: unknown key"),
             ("web: yes\n", "waymark.yaml:1:6: web: must be a mapping"),
+            ("web:\n  tiles: https://t/{z}/{x}/{y}\n  basemap: /x.mbtiles\n", "waymark.yaml:3:12: web.basemap: give web.tiles or web.basemap, not both"),
+            ("web:\n  basemap: /x.mbtiles\n  tiles: https://t/{z}/{x}/{y}\n", "waymark.yaml:3:10: web.tiles: give web.tiles or web.basemap, not both"),
         ])
     func badSection(yaml: String, expected: String) {
         do {

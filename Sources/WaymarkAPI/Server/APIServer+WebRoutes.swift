@@ -12,7 +12,23 @@ extension APIServer {
                 configuration.web.leafletDirectory, urlBasePath: "/web/leaflet", searchForIndexHtml: false))
         routes.add("/", .get) { _, _ in try asset("index.html") }
         routes.add("/web/:file", .get) { _, context in try asset(context.parameters.get("file") ?? "") }
-        routes.add("/v1/web", .get) { _, _ in json(configuration.web.json) }
+        routes.add("/v1/web", .get) { _, _ in json(configuration.web.json(basemap: configuration.basemap)) }
+        routes.add("/v1/tiles/:z/:x/:y", .get) { _, context in
+            guard let basemap = configuration.basemap else {
+                throw APIError.notFound("no basemap is configured (web.basemap)", code: "no-basemap")
+            }
+            let parameters = context.parameters
+            guard let z = parameters.get("z").flatMap({ Int($0) }), let x = parameters.get("x").flatMap({ Int($0) }),
+                let y = parameters.get("y").flatMap({ Int($0) })
+            else {
+                throw APIError(.badRequest, code: "invalid-tile", message: "a tile is /v1/tiles/Z/X/Y with whole numbers")
+            }
+            // A place the file has no tile for is empty, not an error: maps ask for many.
+            guard let image = try await basemap.tile(zoom: z, x: x, y: y) else { return Response(status: .noContent) }
+            return Response(
+                status: .ok, headers: [.contentType: basemap.contentType, .cacheControl: "private, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(bytes: image)))
+        }
     }
 
     private static func asset(_ name: String) throws(APIError) -> Response {

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import WaymarkStore
 
 /// The daemon's local HTTP/JSON API as a service for the daemon's `ServiceGroup`.
 ///
@@ -37,6 +38,8 @@ public struct APIServer: Service {
         public var socketGroup: UInt32?
         /// The web page's settings (`web:`).
         public var web = WebSettings()
+        /// `web.basemap`, opened: the tiles `GET /v1/tiles/{z}/{x}/{y}` serves.
+        public var basemap: MBTilesFile?
 
         public init(
             socketPath: String, tcpPort: Int? = nil, token: String? = nil, maximumBodySize: Int = 64 << 20,

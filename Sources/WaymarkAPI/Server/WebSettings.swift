@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkStore
 
 /// What the web page needs from the daemon's configuration (`web:`, docs/configuration.md).
 public struct WebSettings: Sendable, Equatable {
@@ -11,16 +12,21 @@ public struct WebSettings: Sendable, Equatable {
     public var attribution: String?
     /// The tiles' highest zoom.
     public var maximumZoom = 19
+    /// An MBTiles file of raster tiles the daemon serves itself (`GET /v1/tiles/{z}/{x}/{y}`)
+    /// as the basemap: offline, the user's own. Instead of `tiles`.
+    public var basemapFile: String?
 
     public init() {}
 
-    /// `{"basemap":{"tiles","attribution","maxZoom"}|null}`: what `GET /v1/web` answers.
-    var json: String {
-        guard let tiles else { return "{\"basemap\":null}" }
+    /// `{"basemap":{"tiles","attribution","maxZoom"}|null}`: what `GET /v1/web` answers; with an
+    /// MBTiles basemap, its own tiles, credit and zoom.
+    func json(basemap file: MBTilesFile?) -> String {
+        let template = file != nil ? "/v1/tiles/{z}/{x}/{y}" : tiles
+        guard let template else { return "{\"basemap\":null}" }
         var basemap = JSONObjectWriter()
-        basemap.add("tiles", tiles)
-        basemap.add("attribution", attribution)
-        basemap.add("maxZoom", maximumZoom)
+        basemap.add("tiles", template)
+        basemap.add("attribution", file.map { $0.metadata["attribution"] } ?? attribution)
+        basemap.add("maxZoom", file?.maximumZoom ?? maximumZoom)
         var w = JSONObjectWriter()
         w.addRaw("basemap", basemap.object)
         return w.object

@@ -3,6 +3,7 @@
 // is configured with one (`GET /v1/web`: a tile URL template, or its own MBTiles file).
 
 /* global L */
+import * as api from "./api.js";
 
 export const colours = {
   inside: "#2e7d32",
@@ -16,7 +17,11 @@ export function createMap(element, basemap) {
   const map = L.map(element, { zoomControl: true, attributionControl: Boolean(basemap) });
   L.control.scale({ metric: true, imperial: false }).addTo(map);
   if (basemap?.tiles) {
-    L.tileLayer(basemap.tiles, { maxZoom: basemap.maxZoom ?? 19, attribution: basemap.attribution ?? "" }).addTo(map);
+    const options = { maxZoom: basemap.maxZoom ?? 19, attribution: basemap.attribution ?? "" };
+    // The daemon's own tiles (an MBTiles basemap) go through the API with the token; others are
+    // fetched by the browser as any map does.
+    const layer = basemap.tiles.startsWith("/v1/") ? new DaemonTiles({ ...options, template: basemap.tiles }) : L.tileLayer(basemap.tiles, options);
+    layer.addTo(map);
   }
   map.setView([20, 0], 2);
   return map;
@@ -34,3 +39,21 @@ export function fit(map, bounds) {
   map.invalidateSize();
   map.fitBounds(bounds, { padding: [24, 24], maxZoom: 17 });
 }
+
+/** Tiles from `GET /v1/tiles/{z}/{x}/{y}`, fetched with the token (an <img> cannot send one). */
+const DaemonTiles = L.GridLayer.extend({
+  createTile(coords, done) {
+    const tile = document.createElement("img");
+    tile.alt = "";
+    api.download(L.Util.template(this.options.template, coords))
+      .then((blob) => {
+        if (blob.size) {
+          tile.onload = () => URL.revokeObjectURL(tile.src);
+          tile.src = URL.createObjectURL(blob);
+        }
+        done(null, tile);
+      })
+      .catch((error) => done(error, tile));
+    return tile;
+  },
+});

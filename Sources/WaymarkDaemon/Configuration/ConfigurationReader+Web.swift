@@ -9,6 +9,7 @@ import Yams
 ///   tiles: https://tile.openstreetmap.org/{z}/{x}/{y}.png   # default: none, a plain background
 ///   attribution: "© OpenStreetMap contributors"
 ///   max_zoom: 19
+///   basemap: /srv/maps/region.mbtiles   # instead of tiles: served by the daemon, offline
 /// ```
 extension ConfigurationReader {
     func web(_ section: Node) throws(ConfigurationError) -> WebSettings {
@@ -25,8 +26,12 @@ extension ConfigurationReader {
                 settings.tiles = template
             case "attribution": settings.attribution = try string(value, key: field)
             case "max_zoom": settings.maximumZoom = try integer(value, key: field, in: 0...24)
-            default: throw unknown(key, in: "web", known: ["leaflet_directory", "tiles", "attribution", "max_zoom"])
+            case "basemap":
+                if settings.tiles != nil { throw error(value, key: field, "give web.tiles or web.basemap, not both") }
+                settings.basemapFile = try string(value, key: field)
+            default: throw unknown(key, in: "web", known: ["leaflet_directory", "tiles", "basemap", "attribution", "max_zoom"])
             }
+            if key.string == "tiles" && settings.basemapFile != nil { throw error(value, key: field, "give web.tiles or web.basemap, not both") }
         }
         return settings
     }

@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.0
 import PackageDescription
 
 let package = Package(
@@ -145,12 +145,10 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // The web page's files, embedded at build time (WebAssets, made by EmbedWebAssets).
-            exclude: ["Web"],
-            plugins: ["EmbedWebAssets"]),
-        // Build-time tool of the web page: its files as a Swift source (Plugins/EmbedWebAssets).
+            // The web page's files; embedded as Server/WebAssets.swift by scripts/embed-web.sh.
+            exclude: ["Web"]),
+        // Writes the web page's files as a Swift source (scripts/embed-web.sh runs it).
         .executableTarget(name: "WaymarkEmbed"),
-        .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["WaymarkEmbed"]),
         // `waymark serve`: configuration, the live pipeline (gpsd or replay → store → engine →
         // events), signals, as services in one ServiceGroup.
         .target(

@@ -113,7 +113,7 @@ def run(driver, args):
     check(markers >= 1, "no marker or region is drawn on the map")
 
     # Live: a region entry is listed and recolours the region.
-    entry = wait(driver, 90, lambda d: d.find_elements(By.CSS_SELECTOR, "#events li[data-transition=enter]"), "a region entry in the event list")
+    entry = wait(driver, 90, lambda d: d.find_elements(By.CSS_SELECTOR, "#events li[data-transition=enter][data-source=stream]"), "a region entry in the event list")
     if entry:
         region = entry[0].get_attribute("data-region")
         state = wait(driver, 10, lambda d: d.execute_script(
@@ -160,6 +160,12 @@ def run(driver, args):
     check(args.import_id in listed, f"{args.import_id} imported through the page is not in `waymark regions list`:\n{listed}")
     check(wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f"#region-rows tr[data-region='{args.import_id}']"), "the imported region's row"),
           "the imported region is not listed on the page")
+    # …and removed through the page again (it asks first).
+    driver.find_element(By.CSS_SELECTOR, f"#region-rows tr[data-region='{args.import_id}'] button.danger").click()
+    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert).accept()
+    gone = wait(driver, 20, lambda d: not d.find_elements(By.CSS_SELECTOR, f"#region-rows tr[data-region='{args.import_id}']"), "the removed region's row to go")
+    listed = waymark(args, ["regions", "list", "--db", args.db])
+    check(gone is not None and args.import_id not in listed, f"{args.import_id} removed through the page is still in `waymark regions list`:\n{listed}")
 
     # Handlers and power.
     driver.find_element(By.ID, "tab-handlers").click()

@@ -92,13 +92,15 @@ async function main() {
   const choose = async () => {
     const device = select.value;
     live.select(device);
-    await regions.select(device, Boolean(latest.get(device)));
+    const events = await regions.select(device, Boolean(latest.get(device)));
     const range = await api.get(`/v1/fixes?device=${encodeURIComponent(device)}&limit=1`);
     history.select(device, range.items[0]?.time, latest.get(device)?.time);
     if (view === "history") await history.show();
+    return events;
   };
   select.addEventListener("change", () => choose().catch(report));
-  await choose();
+  // The list starts with the selected device's latest events; the stream adds the rest.
+  live.recent(await choose());
   if (!latest.get(select.value)) fit(map, bounds);
 
   let refresher = null;

@@ -65,12 +65,18 @@ export class LiveView {
     this.positionText.classList.remove("muted");
   }
 
-  /** An event from the stream, newest first. */
-  event(entry) {
+  /** Events from the history (oldest first), listed before any from the stream. */
+  recent(entries, count = 20) {
+    for (const entry of entries.slice(-count)) this.event(entry, "history");
+  }
+
+  /** An event from the stream (or the history), newest first. */
+  event(entry, source = "stream") {
     const item = element("li", { "data-device": entry.device ?? "local", "data-kind": entry.kind },
       element("time", { datetime: entry.time, text: time(entry.time) }), " ",
       element("strong", { text: describeEvent(entry) }), " ",
       element("span", { class: "muted", text: entry.device ?? "local" }));
+    item.dataset.source = source;
     if (entry.region) item.dataset.region = entry.region;
     if (entry.transition) item.dataset.transition = entry.transition;
     this.eventList.prepend(item);

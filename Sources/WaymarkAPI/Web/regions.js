@@ -46,7 +46,8 @@ export class RegionsView {
     return this.layer.getBounds();
   }
 
-  /** The device whose state colours the regions: its history's latest transitions. */
+  /** The device whose state colours the regions: its history's latest transitions. Returns
+   *  the device's events, oldest first. */
   async select(device, hasFixes) {
     this.device = device;
     this.deviceHasFixes = hasFixes;
@@ -54,6 +55,7 @@ export class RegionsView {
     for (const entry of events.items) this.transition(entry, false);
     this.restyle();
     this.list();
+    return events.items;
   }
 
   /** An enter or exit (from the history or the stream). */

@@ -32,6 +32,9 @@ packages=(
     libjs-leaflet chromium chromium-driver python3-selenium
     # systemd-analyze verifies and rates the shipped unit (packaging/); pgrep finds leftover handlers
     systemd procps
+    # fleet mode (docs/fleet.md): PostgreSQL 15 with PostGIS 3 for state and history, and the NATS
+    # server with JetStream for the bus; scripts/fleet-up.sh starts private instances of both
+    postgresql-15 postgresql-15-postgis-3 nats-server
 )
 
 # The GPX 1.1 and OGC KML 2.2 schemas (with KML's Atom and xAL imports) that the export tests
@@ -56,6 +59,8 @@ else
     updated=true
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     # gpsd's package enables a system socket on port 2947; Waymark's tests start their own gpsd.
+    # postgresql-15 creates a system cluster ("main", port 5432); Waymark's fleet never uses it:
+    # scripts/fleet-up.sh runs its own server in a directory of its own, on a free port.
 fi
 
 if [ ! -f "$schemas/${schema_files[0]}" ] || [ ! -f "$schemas/${schema_files[1]}" ]; then

@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, found through pkg-config.
@@ -163,12 +164,33 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // A NATS client with JetStream (docs/fleet.md): the fleet's bus. There is no Swift NATS
+        // package, and the protocol is small: text lines over one TCP connection.
+        .target(
+            name: "WaymarkNATS",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Fleet mode (docs/fleet.md): ingest nodes publish fixes to JetStream, workers own
+        // partitions of devices and run their pipelines, state and history live in PostGIS.
+        .target(
+            name: "WaymarkFleet",
+            dependencies: [
+                "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkPipeline", "WaymarkDevices", "WaymarkSources",
+                "WaymarkStore", "WaymarkAPI", "WaymarkNATS",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "waymark",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
                 "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices", "WaymarkDevices", "WaymarkOutputs",
+                "WaymarkFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -219,6 +241,15 @@ let package = Package(
                 "WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkDevices", "WaymarkOutputs",
                 "WaymarkTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "WaymarkNATSTests",
+            dependencies: ["WaymarkNATS", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "WaymarkFleetTests",
+            dependencies: [
+                "WaymarkFleet", "WaymarkNATS", "WaymarkTestSupport", "WaymarkCore", "WaymarkRegions", "WaymarkPipeline", "WaymarkGeoJSON",
+                "WaymarkSources", .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(
             name: "WaymarkCLITests",

@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 
 extension WaymarkStore {
     /// Runs blocking store work (reads, imports, registrations) on a GCD queue of the store's
@@ -8,6 +9,13 @@ extension WaymarkStore {
     public func offPool<T: Sendable>(_ body: @escaping @Sendable (WaymarkStore) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Self.blockingQueue.async { continuation.resume(with: Result { try body(self) }) }
+        }
+    }
+
+    /// Opens the store at `path` (which reads and may migrate the file) off the cooperative pool.
+    public static func open(path: String, logger: Logger) async throws -> WaymarkStore {
+        try await withCheckedThrowingContinuation { continuation in
+            blockingQueue.async { continuation.resume(with: Result { try WaymarkStore(path: path, logger: logger) }) }
         }
     }
 

@@ -91,7 +91,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (log.level).")
     var logLevel: String?
 
+    @OptionGroup(title: "Fleet mode (docs/fleet.md)") var fleetOptions: ServeFleetOptions
+
     func validate() throws {
+        if fleetOptions.fleet {
+            try fleetOptions.validate(alone: config == nil && database == nil && socket == nil && gpsd == nil && replay == nil && beacons == nil && bluetooth == nil)
+            return
+        }
+        if fleetOptions.role != nil { throw ValidationError("--role needs --fleet") }
         if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
         if let speed, !(speed.isFinite && speed > 0) { throw ValidationError("--speed must be a positive number") }
         if replay == nil && beacons == nil && (speed != nil || fast || exitAfterReplay) {
@@ -112,6 +119,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if fleetOptions.fleet {
+            try await fleetOptions.run(listen: listen, logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .notice)
+            return
+        }
         var configuration = DaemonConfiguration(
             database: DefaultLocations.database(system: system), socketPath: DefaultLocations.socket(system: system))
         let file = config ?? DefaultLocations.configuration(system: system)

@@ -1,0 +1,21 @@
+import Logging
+import WaymarkNATS
+
+/// A node's connection to the fleet's bus, with the fix stream made if it is not there yet
+/// (the first node to start makes it; JetStream keeps it across restarts).
+struct FleetBus: Sendable {
+    let connection: NATSConnection
+    let jetStream: JetStream
+
+    static func connect(url: String, node: String, logger: Logger) async throws -> FleetBus {
+        let connection = try await NATSConnection.connect(url: url, name: node, logger: logger)
+        let jetStream = JetStream(connection)
+        do {
+            try await jetStream.ensureStream(FleetSubjects.fixStream, subjects: [FleetSubjects.fixRoot + ".>"])
+        } catch {
+            await connection.close()
+            throw error
+        }
+        return FleetBus(connection: connection, jetStream: jetStream)
+    }
+}

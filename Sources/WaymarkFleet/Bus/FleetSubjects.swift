@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where fleet messages go on the bus (docs/fleet.md). Fixes are published to
+/// `waymark.fix.<partition>.<device>`; partition `p`'s consumer takes `waymark.fix.<p>.>`, so a
+/// device's fixes stay in one ordered partition that one worker owns at a time.
+public enum FleetSubjects {
+    /// The JetStream stream holding every fix until its partition's worker acknowledges it.
+    public static let fixStream = "WAYMARK_FIXES"
+    public static let fixRoot = "waymark.fix"
+
+    /// The subject of `device`'s fixes.
+    static func fix(device: String, partitions: Int) -> String {
+        "\(fixRoot).\(partition(of: device, among: partitions)).\(token(device))"
+    }
+
+    /// What partition `p`'s consumer takes.
+    static func fixes(partition: Int) -> String { "\(fixRoot).\(partition).>" }
+
+    /// The durable consumer of partition `p`.
+    static func consumer(partition: Int) -> String { "partition-\(partition)" }
+
+    /// A device's partition: FNV-1a (32-bit) of its name, modulo the partition count. The
+    /// partition count is the fleet's (`fleet_settings`), the same for every node.
+    public static func partition(of device: String, among partitions: Int) -> Int {
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in device.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return Int(hash % UInt32(partitions))
+    }
+
+    /// A device name as one subject token: names may hold `.`, which NATS reads as a separator;
+    /// `%` never occurs in a name (`ShortName`), so `%2E` is unambiguous.
+    static func token(_ device: String) -> String {
+        device.replacingOccurrences(of: ".", with: "%2E")
+    }
+}

@@ -1,0 +1,24 @@
+import Logging
+import WaymarkDevices
+import WaymarkStore
+
+/// `waymark fleet import --db FILE`: a single daemon's regions and devices moved into the
+/// fleet's database (docs/fleet.md), so a deployment that outgrows one machine keeps its
+/// regions and its devices' secrets (the devices go on sending as before).
+public enum FleetImport {
+    public struct Report: Sendable, Equatable {
+        public var regions: Int
+        public var devices: Int
+    }
+
+    public static func importStore(at path: String, into database: FleetDatabase, logger: Logger) async throws -> Report {
+        // Reading a SQLite file blocks: done on the store's own threads, not the cooperative pool.
+        let store = try await WaymarkStore.open(path: path, logger: logger)
+        let (regions, devices) = try await store.offPool { store in (try store.regions(), try store.devices()) }
+        if !regions.isEmpty { try await database.importRegions(regions) }
+        // `local` is that machine's own gpsd receiver: not a device of the fleet.
+        let networked = devices.filter { $0.name != Device.localName }
+        for device in networked { try await database.save(device) }
+        return Report(regions: regions.count, devices: networked.count)
+    }
+}

@@ -1,0 +1,55 @@
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// What a fleet node does (docs/fleet.md).
+public enum FleetRole: String, Sendable, CaseIterable {
+    /// Accepts devices' fixes over HTTP and publishes them to the bus.
+    case ingest
+    /// Owns partitions of devices: runs their pipelines, writes PostGIS.
+    case worker
+}
+
+/// `waymark serve --fleet`: one node of a fleet, until SIGTERM or SIGINT.
+public enum FleetNode {
+    public struct Settings: Sendable {
+        public var role: FleetRole
+        public var name: String
+        public var postgres: PostgresAddress
+        public var natsURL: String
+        /// The fleet's partition count, when this node is to set it (the first node) or check it.
+        public var partitions: Int?
+        /// Ingest nodes: where devices connect.
+        public var host = "127.0.0.1"
+        public var port = 8084
+        public var onListening: (@Sendable (Int) async -> Void)?
+
+        public init(role: FleetRole, name: String, postgres: PostgresAddress, natsURL: String) {
+            self.role = role
+            self.name = name
+            self.postgres = postgres
+            self.natsURL = natsURL
+        }
+    }
+
+    public static func run(_ settings: Settings, logger: Logger) async throws {
+        try await FleetDatabase.withDatabase(settings.postgres, logger: logger) { database in
+            let partitions = try await database.partitions(requested: settings.partitions, mayChoose: settings.role == .ingest)
+            let service: any Service
+            switch settings.role {
+            case .ingest:
+                var ingest = FleetIngestNode.Settings(name: settings.name, natsURL: settings.natsURL, host: settings.host, port: settings.port)
+                ingest.onListening = settings.onListening
+                service = FleetIngestNode(settings: ingest, database: database, partitions: partitions, logger: logger)
+            case .worker:
+                service = FleetWorker(
+                    settings: FleetWorker.Settings(name: settings.name, natsURL: settings.natsURL), database: database,
+                    partitions: partitions, logger: logger)
+            }
+            let group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import PostgresNIO
+
+/// A node as `fleet_nodes` records it.
+public struct FleetNodeRecord: Sendable, Equatable {
+    public var name: String
+    public var role: String
+    public var startedAt: Date
+    public var heartbeatAt: Date
+    public var regionsVersion: Int64
+    public var partitions: [Int]
+    /// Seconds since its last heartbeat, by the database's clock.
+    public var silentFor: Double
+}
+
+extension FleetDatabase {
+    /// How long a node may stay silent before the others count it gone.
+    public static let nodeLease: Double = 3
+
+    /// Announces or refreshes this node, with the partitions it owns and the regions version it runs.
+    func heartbeat(name: String, role: String, startedAt: Date, regionsVersion: Int64, partitions: [Int]) async throws {
+        let owned = partitions.map(Int32.init)
+        try await client.query(
+            """
+            INSERT INTO fleet_nodes (name, role, started_at, heartbeat_at, regions_version, partitions)
+            VALUES (\(name), \(role), \(startedAt), now(), \(regionsVersion), \(owned)::int4[])
+            ON CONFLICT (name) DO UPDATE SET role = excluded.role, started_at = excluded.started_at,
+                heartbeat_at = now(), regions_version = excluded.regions_version, partitions = excluded.partitions
+            """, logger: logger)
+    }
+
+    /// A stopping node says so, so its partitions move at once.
+    func leave(name: String) async throws {
+        try await client.query("UPDATE fleet_nodes SET heartbeat_at = 'epoch', partitions = '{}' WHERE name = \(name)", logger: logger)
+    }
+
+    /// Workers heard from within the lease.
+    func liveWorkers() async throws -> Int {
+        var count = 0
+        let rows = try await client.query(
+            """
+            SELECT count(*) FROM fleet_nodes
+            WHERE role = 'worker' AND heartbeat_at > now() - make_interval(secs => \(Self.nodeLease))
+            """, logger: logger)
+        for try await value in rows.decode(Int.self) { count = value }
+        return count
+    }
+
+    public func nodes() async throws -> [FleetNodeRecord] {
+        var nodes: [FleetNodeRecord] = []
+        let rows = try await client.query(
+            """
+            SELECT name, role, started_at, heartbeat_at, regions_version, partitions,
+                extract(epoch FROM now() - heartbeat_at)::float8
+            FROM fleet_nodes ORDER BY role, name
+            """, logger: logger)
+        for try await (name, role, started, heartbeat, version, partitions, silent)
+            in rows.decode((String, String, Date, Date, Int64, [Int32], Double).self)
+        {
+            nodes.append(
+                FleetNodeRecord(
+                    name: name, role: role, startedAt: started, heartbeatAt: heartbeat, regionsVersion: version,
+                    partitions: partitions.map(Int.init), silentFor: silent))
+        }
+        return nodes
+    }
+}

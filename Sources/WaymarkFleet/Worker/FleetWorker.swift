@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import WaymarkNATS
+
+/// A worker node (docs/fleet.md): owns a fair share of the partitions, runs their devices'
+/// pipelines, writes history, events and state to PostGIS. Every second it says it is alive,
+/// counts the live workers, takes free partitions up to its share and gives back any beyond
+/// it, so partitions spread over the workers there are and move when one goes.
+public struct FleetWorker: Service {
+    public struct Settings: Sendable {
+        public var name: String
+        public var natsURL: String
+        /// Fixes per fetch and transaction, and the most a partition leaves unacknowledged.
+        public var batch = 256
+        /// How long a fetched batch may stay unacknowledged before it is redelivered (and so
+        /// the longest a dead worker's last batch waits for the next owner).
+        public var ackWait: Duration = .seconds(5)
+        /// How long a fetch waits for fixes before asking again.
+        public var fetchWait: Duration = .seconds(1)
+        public var tick: Duration = .seconds(1)
+
+        public init(name: String, natsURL: String) {
+            self.name = name
+            self.natsURL = natsURL
+        }
+    }
+
+    let settings: Settings
+    let database: FleetDatabase
+    let partitions: Int
+    let logger: Logger
+
+    public init(settings: Settings, database: FleetDatabase, partitions: Int, logger: Logger) {
+        self.settings = settings
+        self.database = database
+        self.partitions = partitions
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let bus = try await FleetBus.connect(url: settings.natsURL, node: settings.name, logger: logger)
+        let (nats, jetStream) = (bus.connection, bus.jetStream)
+        let regions = try await RegionsBoard(database: database, logger: logger)
+        let leases = try await PartitionLeases.connect(database.address, node: settings.name, logger: logger)
+        let started = Date()
+        let heartbeat: @Sendable () async throws -> Void = {
+            try await database.heartbeat(
+                name: settings.name, role: "worker", startedAt: started, regionsVersion: await regions.current.version,
+                partitions: await leases.owned.sorted())
+        }
+        try await heartbeat()
+        logger.notice("worker started", metadata: ["name": "\(settings.name)", "partitions": "\(partitions)"])
+
+        let runners = PartitionRunners()
+        let makeConsumer: @Sendable (Int) -> PartitionConsumer = { partition in
+            PartitionConsumer(
+                partition: partition, jetStream: jetStream, database: database, regions: regions, settings: settings, logger: logger)
+        }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await RegionsBoard.watch(database.address, board: regions, logger: logger) { _ in try? await heartbeat() }
+                }
+                group.addTask {
+                    try await cancelWhenGracefulShutdown {
+                        while !Task.isCancelled {
+                            try await heartbeat()
+                            try await leases.check()
+                            let live = max(1, try await database.liveWorkers())
+                            try await rebalance(share: (partitions + live - 1) / live, leases: leases, runners: runners, makeConsumer)
+                            try await Task.sleep(for: settings.tick)
+                        }
+                    }
+                }
+                // The first to end (shutdown, or a lost connection) ends the worker.
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch is CancellationError {
+        } catch {
+            await stop(runners, leases: leases, nats: nats)
+            throw error
+        }
+        await stop(runners, leases: leases, nats: nats)
+    }
+
+    /// Takes free partitions up to `share` and stops consumers beyond it. A partition's lock
+    /// is released only after its consumer has stopped: two workers never run one partition.
+    private func rebalance(
+        share: Int, leases: PartitionLeases, runners: PartitionRunners, _ consumer: (Int) -> PartitionConsumer
+    ) async throws {
+        let owned = await leases.owned
+        if owned.count > share {
+            for partition in owned.sorted().suffix(owned.count - share) {
+                await runners.stop(partition)
+                try await leases.release(partition)
+                logger.notice("partition given back", metadata: ["partition": "\(partition)"])
+            }
+            return
+        }
+        var missing = share - owned.count
+        // Start looking at a place of this worker's own, so workers starting together try
+        // different partitions first.
+        let offset = FleetSubjects.partition(of: settings.name, among: partitions)
+        for step in 0..<partitions where missing > 0 {
+            let partition = (offset + step) % partitions
+            guard !owned.contains(partition), try await leases.tryAcquire(partition) else { continue }
+            missing -= 1
+            await runners.start(consumer(partition))
+            logger.notice("partition taken", metadata: ["partition": "\(partition)"])
+        }
+    }
+
+    private func stop(_ runners: PartitionRunners, leases: PartitionLeases, nats: NATSConnection) async {
+        await runners.stopAll()
+        try? await database.leave(name: settings.name)
+        await leases.close()
+        await nats.close()
+        logger.notice("worker stopped", metadata: ["name": "\(settings.name)"])
+    }
+}

@@ -1,0 +1,78 @@
+import Logging
+import WaymarkNATS
+
+/// One owned partition: fetch a batch of its fixes, run them through their devices'
+/// pipelines, write everything in one transaction, then acknowledge. Until cancelled (the
+/// partition moves, or the worker stops); an unacknowledged batch is redelivered, to this
+/// worker or the next owner, and what was already written is recognised by its sequence.
+struct PartitionConsumer: Sendable {
+    let partition: Int
+    let jetStream: JetStream
+    let database: FleetDatabase
+    let regions: RegionsBoard
+    let settings: FleetWorker.Settings
+    let logger: Logger
+
+    var consumer: String { FleetSubjects.consumer(partition: partition) }
+
+    func run() async {
+        var state: PartitionState?
+        var ready = false
+        while !Task.isCancelled {
+            var messages: [JetStreamMessage] = []
+            do {
+                if !ready {
+                    // At most one batch unacknowledged: a redelivery comes before any later fix,
+                    // so each device's fixes are applied in order even across a failover.
+                    try await jetStream.ensureConsumer(
+                        stream: FleetSubjects.fixStream, durable: consumer, filterSubject: FleetSubjects.fixes(partition: partition),
+                        ackWait: settings.ackWait, maxAckPending: settings.batch)
+                    ready = true
+                }
+                let snapshot = await regions.current
+                if state == nil {
+                    state = PartitionState(monitors: snapshot.monitors, regionsVersion: snapshot.version)
+                } else if state?.regionsVersion != snapshot.version {
+                    state?.replaceRegions(snapshot.monitors, version: snapshot.version)
+                }
+                messages = try await jetStream.fetch(
+                    stream: FleetSubjects.fixStream, consumer: consumer, batch: settings.batch, expires: settings.fetchWait)
+                guard !messages.isEmpty, var current = state else { continue }
+                let inputs = decode(messages)
+                for device in current.unknownDevices(in: inputs) {
+                    current.admit(device, from: try await database.resume(device: device))
+                }
+                let batch = current.apply(inputs)
+                state = current
+                try await database.write(batch)
+                for message in messages { try await message.ack() }
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                logger.error(
+                    "partition batch not written; redelivering",
+                    metadata: ["partition": "\(partition)", "error": "\(FleetDatabase.describe(error))"])
+                // Pipelines may have run ahead of the database: resume them from it.
+                state?.forgetDevices()
+                for message in messages { try? await message.nak(delay: .seconds(1)) }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// The fixes of `messages`; a message that is not a fix is logged and skipped (it is
+    /// acknowledged with the batch: redelivering it would not make it readable).
+    private func decode(_ messages: [JetStreamMessage]) -> [PartitionState.Input] {
+        messages.compactMap { message in
+            do {
+                return PartitionState.Input(sequence: message.streamSequence, payload: try FixPayload.decode(message.payload))
+            } catch {
+                logger.error(
+                    "not a fix; skipped",
+                    metadata: ["subject": "\(message.subject)", "sequence": "\(message.streamSequence)", "error": "\(error)"])
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import WaymarkFleet
+import WaymarkGeoJSON
+
+struct FleetImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Move a single daemon's regions and devices into the fleet, or import GeoJSON regions.",
+        discussion: """
+            --db copies the SpatiaLite store's regions and devices (with their secrets' hashes: \
+            devices go on sending as before). --regions imports GeoJSON files as `waymark regions \
+            import` does. Workers reload the regions within a second.
+            """)
+
+    @OptionGroup var connection: FleetConnectionOptions
+
+    @Option(name: .customLong("db"), help: "A single daemon's SpatiaLite store.")
+    var database: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "GeoJSON region files or folders.")
+    var regions: [String] = []
+
+    @Option(name: .customLong("id-property"), help: "With --regions: the feature property naming a region.")
+    var idProperty: String?
+
+    func validate() throws {
+        if database == nil && regions.isEmpty { throw ValidationError("nothing to import: give --db FILE or --regions FILE…") }
+    }
+
+    func run() async throws {
+        let address = try connection.postgresAddress()
+        let logger = CommandLogging.logger("waymark.fleet")
+        if let database, !FileManager.default.fileExists(atPath: database) {
+            throw CommandError("\(database): no such file")
+        }
+        let decoded = try regions.isEmpty ? [] : GeoJSONRegionLoader.load(paths: regions, idProperty: idProperty)
+        try await FleetDatabase.withDatabase(address, logger: logger) { fleet in
+            if let database {
+                let report = try await FleetImport.importStore(at: database, into: fleet, logger: logger)
+                print("imported \(report.regions) regions and \(report.devices) devices from \(database)")
+            }
+            if !decoded.isEmpty {
+                let version = try await fleet.importRegions(decoded)
+                print("imported \(decoded.count) regions (regions version \(version))")
+            }
+        }
+    }
+}

@@ -63,6 +63,20 @@ public struct JetStream: Sendable {
         return try decode(reply, subject: subject, as: PubAck.self)
     }
 
+    /// Publishes `messages` in order, pipelined (one write, then every PubAck), and returns
+    /// their acks in the same order: a device's batch of fixes costs one round trip and keeps
+    /// its order in the stream.
+    public func publish(_ messages: [(payload: [UInt8], subject: String, messageID: String?)]) async throws -> [PubAck] {
+        guard !messages.isEmpty else { return [] }
+        let requests = messages.map { message in
+            var headers = NATSHeaders()
+            if let id = message.messageID { headers.append("Nats-Msg-Id", id) }
+            return (payload: message.payload, subject: message.subject, headers: headers)
+        }
+        let replies = try await connection.requests(requests, timeout: timeout)
+        return try zip(replies, messages).map { reply, message in try decode(reply, subject: message.subject, as: PubAck.self) }
+    }
+
     // MARK: Consumers
 
     /// Durable pull consumer, explicit ack, deliver all, filtered. Idempotent: succeeds when the

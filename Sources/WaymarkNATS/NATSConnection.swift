@@ -174,6 +174,49 @@ public final class NATSConnection: Sendable {
         return message
     }
 
+    /// Requests pipelined: every request is written, in order, in one write, then the replies
+    /// are awaited. The server sees them in this order, which one-at-a-time requests from
+    /// concurrent tasks would not promise; one round trip instead of one per request.
+    public func requests(
+        _ requests: [(payload: [UInt8], subject: String, headers: NATSHeaders)], timeout: Duration
+    ) async throws -> [NATSMessage] {
+        for request in requests { try checkSize(request.payload, request.headers) }
+        var ids: [UInt64] = []
+        do {
+            for _ in requests { ids.append(try core.makeSlot()) }
+            let slots = ids
+            try await send { buffer throws(NATSError) in
+                for (request, id) in zip(requests, slots) {
+                    try NATSProtocol.writePublish(
+                        subject: request.subject, reply: core.inboxPrefix + String(id), headers: request.headers,
+                        payload: request.payload, into: &buffer)
+                }
+            }
+        } catch {
+            for id in ids { core.discardSlot(id) }
+            throw error
+        }
+        var replies: [NATSMessage] = []
+        replies.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() {
+            let subject = requests[index].subject
+            let reply: NATSReply
+            do {
+                reply = try await core.wait(
+                    for: id, on: channel.eventLoop, timeout: timeout, timeoutError: .timeout(subject: subject, after: timeout))
+            } catch {
+                for later in ids[(index + 1)...] { core.discardSlot(later) }
+                throw error
+            }
+            guard case .message(let message) = reply else {
+                throw NATSError.protocolViolation("request on '\(subject)' answered by a non-message")
+            }
+            if message.status == 503 { throw NATSError.noResponders(subject: subject) }
+            replies.append(message)
+        }
+        return replies
+    }
+
     /// Sends PING and waits for PONG: every operation written before has been processed by the
     /// server. Also the cheapest liveness check.
     public func flush() async throws {

@@ -151,6 +151,29 @@ struct JetStreamTests {
         }
     }
 
+    /// A pipelined batch keeps its order in the stream, acks in order, and a repeated id
+    /// within the batch is a duplicate.
+    @Test func aPipelinedBatchKeepsItsOrder() async throws {
+        try await withJetStream { js in
+            try await js.ensureStream("BATCH", subjects: ["batch.>"])
+            let messages = (0..<500).map { (payload: Array("\($0)".utf8), subject: "batch.\($0 % 3)", messageID: Optional("m\($0 % 499)")) }
+            let acks = try await js.publish(messages)
+            #expect(acks.count == 500)
+            #expect(acks.prefix(499).map(\.sequence) == Array(1...499))
+            #expect(acks[499].duplicate && acks[499].sequence == 1)
+            try await js.ensureConsumer(stream: "BATCH", durable: "all", filterSubject: "batch.>", ackWait: .seconds(5))
+            var payloads: [String] = []
+            while payloads.count < 499 {
+                let fetched = try await js.fetch(stream: "BATCH", consumer: "all", batch: 200, expires: .seconds(1))
+                #expect(!fetched.isEmpty)
+                if fetched.isEmpty { break }
+                for message in fetched { payloads.append(String(decoding: message.payload, as: UTF8.self)) }
+            }
+            #expect(payloads == (0..<499).map { "\($0)" })
+            #expect(try await js.publish([]).isEmpty)
+        }
+    }
+
     @Test func publishWithoutStreamIsNoResponders() async throws {
         try await withJetStream { js in
             await #expect(throws: NATSError.noResponders(subject: "nowhere.x")) {

@@ -24,12 +24,12 @@ struct FleetIngest: DeviceIngestBackend {
 
     func ingest(_ fixes: [Fix], device: String) async throws {
         let subject = FleetSubjects.fix(device: device, partitions: partitions)
-        // One after another: the partition's order is the order the device sent them in.
-        for fix in fixes {
-            guard let time = fix.time else { continue }
-            let payload = FixPayload(device: device, fix: fix, time: time).encoded()
-            _ = try await jetStream.publish(payload, to: subject, messageID: "\(device)@\(time.nanosecondsSince1970)")
+        // Pipelined in order: the partition's order is the order the device sent them in.
+        let messages = fixes.compactMap { fix -> (payload: [UInt8], subject: String, messageID: String?)? in
+            guard let time = fix.time else { return nil }
+            return (FixPayload(device: device, fix: fix, time: time).encoded(), subject, "\(device)@\(time.nanosecondsSince1970)")
         }
+        _ = try await jetStream.publish(messages)
     }
 
     /// OwnTracks locations as fixes. The device's own transitions, waypoints and cards are not

@@ -96,7 +96,8 @@ import WaymarkTestSupport
         database.write(first)
         // The acknowledgement was lost: the same fixes come again, then the rest.
         let again = state.apply(Array(inputs[500..<1000]))
-        #expect(again.fixes.isEmpty && again.events.isEmpty)
+        #expect(again.events.isEmpty && again.states.isEmpty && again.lastSequence.isEmpty)
+        #expect(again.fixes.map(\.sequence) == first.fixes[500..<1000].map(\.sequence), "stored again, idempotently")
         database.write(state.apply(Array(inputs[1000...])))
         #expect(database.records("a") == (try Self.singleEngine()))
     }

@@ -15,10 +15,10 @@ struct PartitionConsumer: Sendable {
 
     var consumer: String { FleetSubjects.consumer(partition: partition) }
 
-    func run() async {
+    func run(until stop: StopSignal) async {
         var state: PartitionState?
         var ready = false
-        while !Task.isCancelled {
+        while !Task.isCancelled && !stop.isSet {
             var messages: [JetStreamMessage] = []
             do {
                 if !ready {
@@ -27,6 +27,7 @@ struct PartitionConsumer: Sendable {
                     try await jetStream.ensureConsumer(
                         stream: FleetSubjects.fixStream, durable: consumer, filterSubject: FleetSubjects.fixes(partition: partition),
                         ackWait: settings.ackWait, maxAckPending: settings.batch)
+                    try await awaitRedeliveries()
                     ready = true
                 }
                 let snapshot = await regions.current
@@ -59,6 +60,20 @@ struct PartitionConsumer: Sendable {
                 try? await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    /// A partition taken over may have fixes delivered to its last owner and not acknowledged
+    /// (a batch it was writing, a fetch it left waiting). They come back only after the ack
+    /// wait, and a fetch before then would get newer fixes first: the device's order would
+    /// break. So a new owner that finds fixes unacknowledged waits the ack wait out first;
+    /// redeliveries then come before anything newer.
+    private func awaitRedeliveries() async throws {
+        let info = try await jetStream.consumerInfo(stream: FleetSubjects.fixStream, durable: consumer)
+        guard info.numAckPending > 0 else { return }
+        logger.notice(
+            "waiting for the last owner's unacknowledged fixes",
+            metadata: ["partition": "\(partition)", "fixes": "\(info.numAckPending)", "wait": "\(settings.ackWait)"])
+        try await Task.sleep(for: settings.ackWait + .milliseconds(200))
     }
 
     /// The fixes of `messages`; a message that is not a fix is logged and skipped (it is

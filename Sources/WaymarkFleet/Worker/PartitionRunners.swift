@@ -1,19 +1,25 @@
 /// The consumers of the partitions a worker owns, one task each.
 actor PartitionRunners {
-    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var tasks: [Int: (task: Task<Void, Never>, stop: StopSignal)] = [:]
 
     func start(_ consumer: PartitionConsumer) {
-        tasks[consumer.partition] = Task { await consumer.run() }
+        let stop = StopSignal()
+        tasks[consumer.partition] = (Task { await consumer.run(until: stop) }, stop)
     }
 
-    /// Cancels `partition`'s consumer and returns once it has stopped (its batch written or abandoned).
+    /// Asks `partition`'s consumer to stop and returns once it has: its batch written and
+    /// acknowledged, or abandoned to redelivery.
     func stop(_ partition: Int) async {
-        guard let task = tasks.removeValue(forKey: partition) else { return }
-        task.cancel()
-        await task.value
+        guard let running = tasks.removeValue(forKey: partition) else { return }
+        running.stop.set()
+        await running.task.value
     }
 
+    /// Stops every consumer, all at once.
     func stopAll() async {
-        for partition in Array(tasks.keys) { await stop(partition) }
+        let running = tasks.values
+        tasks.removeAll()
+        for consumer in running { consumer.stop.set() }
+        for consumer in running { await consumer.task.value }
     }
 }

@@ -48,16 +48,20 @@ struct PartitionState: Sendable {
     }
 
     /// Runs `inputs` through their devices' pipelines, in order. Inputs at or below a device's
-    /// last sequence were applied before (a redelivery) and are skipped. Every device must
-    /// have been admitted.
+    /// last sequence were applied before (a redelivery): they do not run again, but their fixes
+    /// stay in the batch, so that history has every fix even if one ever came out of order
+    /// (storing is idempotent). Every device must have been admitted.
     mutating func apply(_ inputs: [Input]) -> FleetBatch {
         var batch = FleetBatch()
         for input in inputs {
             let device = input.payload.device
             guard var cursor = cursors[device] else { preconditionFailure("device \(device) not admitted") }
-            guard input.sequence > cursor.lastSequence else { continue }
             let fix = input.payload.fix
             let time = Timestamp(nanosecondsSince1970: input.payload.t)
+            guard input.sequence > cursor.lastSequence else {
+                batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: input.sequence, fix: fix, time: time))
+                continue
+            }
             let step = cursor.pipeline.handle(.fix(fix))
             cursor.lastSequence = input.sequence
             cursors[device] = cursor

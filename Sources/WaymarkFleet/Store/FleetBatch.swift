@@ -11,6 +11,8 @@ struct FleetBatch: Sendable {
         var sequence: UInt64
         var fix: Fix
         var time: Timestamp
+        /// When JetStream stored it.
+        var queuedAt: Timestamp?
     }
 
     struct StoredEvent: Sendable {

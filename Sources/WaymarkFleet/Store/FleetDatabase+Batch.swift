@@ -60,14 +60,16 @@ extension FleetDatabase {
         let accuracies = fixes.map { $0.fix.horizontalAccuracy ?? .nan }
         let speeds = fixes.map { $0.fix.speed ?? .nan }
         let courses = fixes.map { $0.fix.course ?? .nan }
+        // An unknown queue time travels as the epoch and is stored as NULL.
+        let queued = fixes.map { ($0.queuedAt ?? Timestamp(nanosecondsSince1970: 0)).date }
         try await connection.query(
             """
-            INSERT INTO fixes (device, sequence, time, position, altitude, accuracy, speed, course)
+            INSERT INTO fixes (device, sequence, time, position, altitude, accuracy, speed, course, queued_at)
             SELECT d, s, t, ST_SetSRID(ST_MakePoint(x, y), 4326), NULLIF(a, 'NaN'), NULLIF(h, 'NaN'), NULLIF(v, 'NaN'),
-                NULLIF(c, 'NaN')
+                NULLIF(c, 'NaN'), NULLIF(q, 'epoch')
             FROM unnest(\(devices)::text[], \(sequences)::int8[], \(times)::timestamptz[], \(longitudes)::float8[],
                 \(latitudes)::float8[], \(altitudes)::float8[], \(accuracies)::float8[], \(speeds)::float8[],
-                \(courses)::float8[]) AS f (d, s, t, x, y, a, h, v, c)
+                \(courses)::float8[], \(queued)::timestamptz[]) AS f (d, s, t, x, y, a, h, v, c, q)
             ON CONFLICT DO NOTHING
             """, logger: logger)
     }

@@ -89,6 +89,9 @@ enum FleetSchema {
             accuracy double precision,
             speed double precision,
             course double precision,
+            -- When JetStream stored the fix and when its batch was written: the fleet's latency.
+            queued_at timestamptz,
+            stored_at timestamptz NOT NULL DEFAULT clock_timestamp(),
             PRIMARY KEY (device, sequence, time)
         ) PARTITION BY RANGE (time);
         CREATE INDEX fixes_time ON fixes USING brin (time);

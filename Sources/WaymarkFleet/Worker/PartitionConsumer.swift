@@ -1,4 +1,5 @@
 import Logging
+import WaymarkCore
 import WaymarkNATS
 
 /// One owned partition: fetch a batch of its fixes, run them through their devices'
@@ -81,7 +82,9 @@ struct PartitionConsumer: Sendable {
     private func decode(_ messages: [JetStreamMessage]) -> [PartitionState.Input] {
         messages.compactMap { message in
             do {
-                return PartitionState.Input(sequence: message.streamSequence, payload: try FixPayload.decode(message.payload))
+                return PartitionState.Input(
+                    sequence: message.streamSequence, payload: try FixPayload.decode(message.payload),
+                    queuedAt: Timestamp(nanosecondsSince1970: message.metadata.timestamp))
             } catch {
                 logger.error(
                     "not a fix; skipped",

@@ -15,6 +15,8 @@ struct PartitionState: Sendable {
     struct Input: Sendable {
         var sequence: UInt64
         var payload: FixPayload
+        /// When JetStream stored it.
+        var queuedAt: Timestamp? = nil
     }
 
     private(set) var monitors: RegionMonitors
@@ -59,13 +61,13 @@ struct PartitionState: Sendable {
             let fix = input.payload.fix
             let time = Timestamp(nanosecondsSince1970: input.payload.t)
             guard input.sequence > cursor.lastSequence else {
-                batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: input.sequence, fix: fix, time: time))
+                batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: input.sequence, fix: fix, time: time, queuedAt: input.queuedAt))
                 continue
             }
             let step = cursor.pipeline.handle(.fix(fix))
             cursor.lastSequence = input.sequence
             cursors[device] = cursor
-            batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: input.sequence, fix: fix, time: time))
+            batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: input.sequence, fix: fix, time: time, queuedAt: input.queuedAt))
             for (index, event) in step.events.enumerated() {
                 batch.events.append(
                     FleetBatch.StoredEvent(

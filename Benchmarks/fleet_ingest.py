@@ -68,11 +68,11 @@ def psql(url, query):
     return subprocess.run(["psql", url, "-Atc", query], capture_output=True, text=True, check=True).stdout.strip()
 
 
-def run(workers, work):
-    db = os.path.join(work, f"single-{workers}.sqlite")
+def run(workers, run_index, work):
+    db = os.path.join(work, f"single-{run_index}.sqlite")
     subprocess.run([args.waymark, "regions", "import", os.path.join(root, "Regions"), "--db", db], check=True, capture_output=True)
     tokens = add_devices(db, args.devices)
-    fleet = os.path.join(work, f"fleet-{workers}")
+    fleet = os.path.join(work, f"fleet-{run_index}")
     up = subprocess.run([os.path.join(root, "scripts", "fleet-up.sh"), "--servers-only", "--dir", fleet],
                         capture_output=True, text=True, check=True)
     env = dict(line.split("=", 1) for line in up.stdout.split() if "=" in line)
@@ -150,8 +150,8 @@ def main():
     work = tempfile.mkdtemp(prefix="waymark-fleet-bench-")
     os.chmod(work, 0o755)
     try:
-        for workers in [int(w) for w in args.workers.split(",")]:
-            print(json.dumps(run(workers, work)), flush=True)
+        for index, workers in enumerate(int(w) for w in args.workers.split(",")):
+            print(json.dumps(run(workers, index, work)), flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -124,6 +124,19 @@ public struct JetStream: Sendable {
     public func fetch(
         stream: String, consumer: String, batch: Int, expires: Duration, heartbeat: Duration? = nil
     ) async throws -> [JetStreamMessage] {
+        try await pull(stream: stream, consumer: consumer, batch: batch, expires: expires, heartbeat: heartbeat, noWait: false)
+    }
+
+    /// Up to `batch` messages that are there now, without waiting for more: the server sends
+    /// what it has and ends the pull (404 when it has none). Nothing is left pulling once it
+    /// returns, so no message can go to a request nobody reads.
+    public func fetchAvailable(stream: String, consumer: String, batch: Int) async throws -> [JetStreamMessage] {
+        try await pull(stream: stream, consumer: consumer, batch: batch, expires: timeout, heartbeat: nil, noWait: true)
+    }
+
+    private func pull(
+        stream: String, consumer: String, batch: Int, expires: Duration, heartbeat: Duration?, noWait: Bool
+    ) async throws -> [JetStreamMessage] {
         try Self.validateName(stream)
         try Self.validateName(consumer)
         guard batch > 0 else { return [] }
@@ -139,7 +152,8 @@ public struct JetStream: Sendable {
             deadline.cancel()
             connection.endSubscription(sid: sid)
         }
-        let body = try JSONEncoder().encode(PullRequest(batch: batch, expires: expires.nanoseconds, idleHeartbeat: heartbeat?.nanoseconds))
+        let body = try JSONEncoder().encode(
+            PullRequest(batch: batch, expires: noWait ? nil : expires.nanoseconds, noWait: noWait, idleHeartbeat: heartbeat?.nanoseconds))
         try await connection.publish(Array(body), to: subject, reply: inbox)
 
         var messages: [JetStreamMessage] = []

@@ -55,10 +55,11 @@ struct CreateConsumerRequest: Encodable {
     }
 }
 
-/// Body of `$JS.API.CONSUMER.MSG.NEXT`: wait up to `expires` for up to `batch` messages.
+/// Body of `$JS.API.CONSUMER.MSG.NEXT`: wait up to `expires` for up to `batch` messages; or,
+/// with `noWait` (and no `expires`), take what is there now and end.
 struct PullRequest: Encodable {
     var batch: Int
-    var expires: Int64
+    var expires: Int64?
     var noWait: Bool = false
     var idleHeartbeat: Int64?
 

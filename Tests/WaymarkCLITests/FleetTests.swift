@@ -242,6 +242,36 @@ import WaymarkTestSupport
         }
         try await rig.stop()
     }
+
+    /// `fleet import --db` moves a single daemon's history too, and importing it again
+    /// stores nothing twice.
+    @Test func aSingleDaemonsHistoryMovesIntoTheFleetOnce() async throws {
+        let servers = try await FleetServers.start()
+        do {
+            let directory = try TemporaryDirectory()
+            let db = directory.path("single.sqlite")
+            let served = try await runWaymark(
+                ["serve", "--replay", Self.track, "--regions", Self.regions, "--db", db, "--socket", directory.path("api.sock"),
+                 "--gpsd", "127.0.0.1:9", "--exit-after-replay"])
+            try #require(served.status == 0, "\(served.stderr)")
+            let fixes = try await runWaymark(["history", "--db", db, "--kind", "fix"]).stdoutLines.count
+            let events = try await runWaymark(["history", "--db", db, "--kind", "event"]).stdoutLines.count
+            #expect(fixes == 2974 && events > 10, "\(fixes) fixes, \(events) events")
+            for _ in 0..<2 {
+                let imported = try await runWaymark(["fleet", "import", "--db", db, "--postgres", servers.postgresURL])
+                #expect(imported.stdout.contains("with \(fixes) fixes and \(events) events of history"), "\(imported.stdout)\(imported.stderr)")
+            }
+            let stored = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/psql"),
+                [servers.postgresURL, "-Atc", "SELECT (SELECT count(*) FROM fixes) || ' ' || (SELECT count(*) FROM events WHERE id LIKE 'import/%')"])
+            #expect(stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(fixes) \(events)")
+        } catch {
+            try? await servers.stop()
+            throw error
+        }
+        try await servers.stop()
+    }
+
 }
 
 /// A region record's transition and region, and its time of day in seconds.

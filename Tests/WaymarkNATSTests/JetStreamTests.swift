@@ -174,6 +174,27 @@ struct JetStreamTests {
         }
     }
 
+    /// A no-wait pull takes what is there and ends at once, full batch or not, and leaves
+    /// nothing pulling: a message published afterwards is not delivered to it.
+    @Test func fetchAvailableTakesWhatIsThereAndEnds() async throws {
+        try await withJetStream { js in
+            try await js.ensureStream("NOW", subjects: ["now.>"])
+            try await js.ensureConsumer(stream: "NOW", durable: "c", filterSubject: "now.>", ackWait: .seconds(30))
+            let began = ContinuousClock.now
+            #expect(try await js.fetchAvailable(stream: "NOW", consumer: "c", batch: 10).isEmpty)
+            _ = try await js.publish((0..<3).map { (payload: [UInt8($0)], subject: "now.x", messageID: nil) })
+            let three = try await js.fetchAvailable(stream: "NOW", consumer: "c", batch: 10)
+            #expect(three.map(\.payload) == [[0], [1], [2]])
+            #expect(ContinuousClock.now - began < .seconds(1), "no-wait pulls do not wait")
+            for message in three { try await message.ack() }
+            _ = try await js.publish([9], to: "now.x")
+            try await eventually("the later message is still pending, not delivered to an old pull") {
+                let info = try await js.consumerInfo(stream: "NOW", durable: "c")
+                return info.numPending == 1 && info.numAckPending == 0
+            }
+        }
+    }
+
     @Test func publishWithoutStreamIsNoResponders() async throws {
         try await withJetStream { js in
             await #expect(throws: NATSError.noResponders(subject: "nowhere.x")) {

@@ -18,4 +18,13 @@ struct FleetBus: Sendable {
         }
         return FleetBus(connection: connection, jetStream: jetStream)
     }
+
+    /// Throws once the connection is gone. The client does not reconnect: the node stops with
+    /// an error and its supervisor (systemd's `Restart=`) starts it again, which also makes it
+    /// give its partitions back meanwhile.
+    func check() throws {
+        if connection.isClosed {
+            throw FleetError("lost the connection to NATS: \(connection.closeReason.map { "\($0)" } ?? "closed")")
+        }
+    }
 }

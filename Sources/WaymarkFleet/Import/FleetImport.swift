@@ -2,13 +2,16 @@ import Logging
 import WaymarkDevices
 import WaymarkStore
 
-/// `waymark fleet import --db FILE`: a single daemon's regions and devices moved into the
-/// fleet's database (docs/fleet.md), so a deployment that outgrows one machine keeps its
-/// regions and its devices' secrets (the devices go on sending as before).
+/// `waymark fleet import --db FILE`: a single daemon's regions, devices and history moved into
+/// the fleet's database (docs/fleet.md), so a deployment that outgrows one machine keeps its
+/// regions, its devices' secrets (the devices go on sending as before) and what they recorded.
+/// The history of `local` (that machine's gpsd receiver) comes too, under its name.
 public enum FleetImport {
     public struct Report: Sendable, Equatable {
         public var regions: Int
         public var devices: Int
+        public var fixes: Int
+        public var events: Int
     }
 
     public static func importStore(at path: String, into database: FleetDatabase, logger: Logger) async throws -> Report {
@@ -19,6 +22,7 @@ public enum FleetImport {
         // `local` is that machine's own gpsd receiver: not a device of the fleet.
         let networked = devices.filter { $0.name != Device.localName }
         for device in networked { try await database.save(device) }
-        return Report(regions: regions.count, devices: networked.count)
+        let history = try await importHistory(from: store, into: database)
+        return Report(regions: regions.count, devices: networked.count, fixes: history.fixes, events: history.events)
     }
 }

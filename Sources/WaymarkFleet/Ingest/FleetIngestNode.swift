@@ -48,6 +48,7 @@ public struct FleetIngestNode: Service {
                 group.addTask {
                     try await cancelWhenGracefulShutdown {
                         while !Task.isCancelled {
+                            try bus.check()
                             try await database.heartbeat(name: settings.name, role: "ingest", startedAt: started, regionsVersion: 0, partitions: [])
                             try await Task.sleep(for: .seconds(1))
                         }

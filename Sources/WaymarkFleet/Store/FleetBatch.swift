@@ -8,7 +8,8 @@ import WaymarkRegions
 struct FleetBatch: Sendable {
     struct StoredFix: Sendable {
         var device: String
-        var sequence: UInt64
+        /// The stream sequence; a fix imported from a single daemon's store has its negated row id.
+        var sequence: Int64
         var fix: Fix
         var time: Timestamp
         /// When JetStream stored it.
@@ -16,13 +17,14 @@ struct FleetBatch: Sendable {
     }
 
     struct StoredEvent: Sendable {
-        /// `device/sequence/index`: the same on a redelivery, so it is stored once.
+        /// `device/sequence/index`: the same on a redelivery, so it is stored once
+        /// (`import/ROWID` for one imported from a single daemon's store).
         var id: String
         var device: String
         var time: Timestamp
         var kind: String
         var region: String?
-        var sequence: UInt64
+        var sequence: Int64
         var record: String
     }
 

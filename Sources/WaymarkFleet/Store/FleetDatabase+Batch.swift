@@ -15,7 +15,7 @@ extension FleetDatabase {
                     """
                     INSERT INTO events (id, device, time, kind, region, sequence, record)
                     VALUES (\(event.id), \(event.device), \(event.time.date), \(event.kind), \(event.region),
-                        \(Int64(event.sequence)), \(event.record))
+                        \(event.sequence), \(event.record))
                     ON CONFLICT DO NOTHING
                     """, logger: logger)
             }
@@ -52,7 +52,7 @@ extension FleetDatabase {
     private func insertFixes(_ fixes: [FleetBatch.StoredFix], _ connection: PostgresConnection) async throws {
         guard !fixes.isEmpty else { return }
         let devices = fixes.map(\.device)
-        let sequences = fixes.map { Int64($0.sequence) }
+        let sequences = fixes.map(\.sequence)
         let times = fixes.map(\.time.date)
         let longitudes = fixes.map(\.fix.coordinate.longitude)
         let latitudes = fixes.map(\.fix.coordinate.latitude)

@@ -14,6 +14,7 @@ public struct FleetDatabase: Sendable {
     public static func withDatabase<T: Sendable>(
         _ address: PostgresAddress, logger: Logger, _ body: (FleetDatabase) async throws -> T
     ) async throws -> T {
+        try await probe(address, logger: logger)
         // The pool's own log is quiet below errors: it warns when the first query races its
         // start, which says nothing to a user; failures reach the queries' callers anyway.
         var background = logger
@@ -26,6 +27,18 @@ public struct FleetDatabase: Sendable {
             try await database.migrate()
             return try await body(database)
         }
+    }
+
+    /// One connection first, so that a database that is not there is an error naming it at
+    /// once: the pool would retry until its circuit breaker trips, a minute later.
+    private static func probe(_ address: PostgresAddress, logger: Logger) async throws {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration, id: 0, logger: logger)
+        } catch {
+            throw FleetError("cannot connect to PostgreSQL at \(address): \(describe(error))")
+        }
+        try? await connection.close()
     }
 
     /// Applies the schema's missing steps, one transaction each, while holding the fleet's

@@ -67,6 +67,7 @@ public struct FleetWorker: Service {
                         while !Task.isCancelled {
                             try await heartbeat()
                             try await leases.check()
+                            try bus.check()
                             let live = max(1, try await database.liveWorkers())
                             try await rebalance(share: (partitions + live - 1) / live, leases: leases, runners: runners, makeConsumer)
                             try await Task.sleep(for: settings.tick)

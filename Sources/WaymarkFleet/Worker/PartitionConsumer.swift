@@ -37,8 +37,7 @@ struct PartitionConsumer: Sendable {
                 } else if state?.regionsVersion != snapshot.version {
                     state?.replaceRegions(snapshot.monitors, version: snapshot.version)
                 }
-                messages = try await jetStream.fetch(
-                    stream: FleetSubjects.fixStream, consumer: consumer, batch: settings.batch, expires: settings.fetchWait)
+                messages = try await nextBatch()
                 guard !messages.isEmpty, var current = state else { continue }
                 let inputs = decode(messages)
                 for device in current.unknownDevices(in: inputs) {
@@ -61,6 +60,18 @@ struct PartitionConsumer: Sendable {
                 try? await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    /// What is waiting, up to a batch, at once; when nothing is, the next fix as soon as it
+    /// comes (a pull of one, up to `fetchWait`) and whatever followed it. A pull for a whole
+    /// batch would wait for the batch to fill: latency of a partition's fill time at low rates.
+    private func nextBatch() async throws -> [JetStreamMessage] {
+        let stream = FleetSubjects.fixStream
+        let waiting = try await jetStream.fetchAvailable(stream: stream, consumer: consumer, batch: settings.batch)
+        guard waiting.isEmpty else { return waiting }
+        let first = try await jetStream.fetch(stream: stream, consumer: consumer, batch: 1, expires: settings.fetchWait)
+        guard !first.isEmpty, settings.batch > 1 else { return first }
+        return first + (try await jetStream.fetchAvailable(stream: stream, consumer: consumer, batch: settings.batch - 1))
     }
 
     /// A partition taken over may have fixes delivered to its last owner and not acknowledged

@@ -61,18 +61,18 @@ struct PartitionState: Sendable {
             let fix = input.payload.fix
             let time = Timestamp(nanosecondsSince1970: input.payload.t)
             guard input.sequence > cursor.lastSequence else {
-                batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: input.sequence, fix: fix, time: time, queuedAt: input.queuedAt))
+                batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: fix, time: time, queuedAt: input.queuedAt))
                 continue
             }
             let step = cursor.pipeline.handle(.fix(fix))
             cursor.lastSequence = input.sequence
             cursors[device] = cursor
-            batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: input.sequence, fix: fix, time: time, queuedAt: input.queuedAt))
+            batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: fix, time: time, queuedAt: input.queuedAt))
             for (index, event) in step.events.enumerated() {
                 batch.events.append(
                     FleetBatch.StoredEvent(
                         id: "\(device)/\(input.sequence)/\(index)", device: device, time: event.time ?? time,
-                        kind: event.kind.rawValue, region: event.region, sequence: input.sequence, record: event.record))
+                        kind: event.kind.rawValue, region: event.region, sequence: Int64(input.sequence), record: event.record))
             }
             for state in step.states { batch.states[device, default: [:]][state.identifier] = state }
             if let established = step.regionsEstablished { batch.established[device] = established }

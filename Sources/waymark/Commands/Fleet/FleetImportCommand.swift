@@ -6,11 +6,12 @@ import WaymarkGeoJSON
 struct FleetImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Move a single daemon's regions and devices into the fleet, or import GeoJSON regions.",
+        abstract: "Move a single daemon's regions, devices and history into the fleet, or import GeoJSON regions.",
         discussion: """
-            --db copies the SpatiaLite store's regions and devices (with their secrets' hashes: \
-            devices go on sending as before). --regions imports GeoJSON files as `waymark regions \
-            import` does. Workers reload the regions within a second.
+            --db copies the SpatiaLite store's regions, devices (with their secrets' hashes: \
+            devices go on sending as before) and history (fixes and events; importing again \
+            stores nothing twice). --regions imports GeoJSON files as `waymark regions import` \
+            does. Workers reload the regions within a second.
             """)
 
     @OptionGroup var connection: FleetConnectionOptions
@@ -38,7 +39,9 @@ struct FleetImportCommand: AsyncParsableCommand {
         try await FleetDatabase.withDatabase(address, logger: logger) { fleet in
             if let database {
                 let report = try await FleetImport.importStore(at: database, into: fleet, logger: logger)
-                print("imported \(report.regions) regions and \(report.devices) devices from \(database)")
+                print(
+                    "imported \(report.regions) regions and \(report.devices) devices from \(database), "
+                        + "with \(report.fixes) fixes and \(report.events) events of history")
             }
             if !decoded.isEmpty {
                 let version = try await fleet.importRegions(decoded)

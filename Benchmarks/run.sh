@@ -46,6 +46,8 @@ echo "# Devices: OwnTracks bodies from 1,000 devices over the network listener (
 seconds=$([ "$repeat" = 1 ] && echo 5 || echo 20)
 /usr/bin/python3 Benchmarks/http_ingest.py "$waymark" --seconds "$seconds"
 /usr/bin/python3 Benchmarks/http_ingest.py "$waymark" --seconds "$seconds" --batch 10
+echo "# Fleet: the same phones through an ingest node, NATS JetStream and 1 or 2 workers into PostGIS" >&2
+/usr/bin/python3 Benchmarks/fleet_ingest.py "$waymark" --workers 1,2 --seconds "$seconds" --devices 1000
 echo "# Devices: 10,000 OwnTracks devices over MQTT through mosquitto, one fix each every 5 s" >&2
 /usr/bin/python3 Benchmarks/mqtt_ingest.py "$waymark" --devices 10000 --interval 5 --seconds "$([ "$repeat" = 1 ] && echo 30 || echo 600)"
 

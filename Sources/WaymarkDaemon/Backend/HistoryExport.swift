@@ -10,10 +10,14 @@ enum HistoryExport {
     static func bytes(database: String, request: ExportRequest, logger: Logger) throws -> [UInt8] {
         let source = ExportSource.history(database: database, from: request.from, to: request.to, device: request.device)
         do {
-            guard let format = ExportFormat(rawValue: request.format.rawValue) else {
+            if request.format == .stats {
                 let overview = try ExportJob.overview(of: source, logger: logger)
                 guard overview.statistics.points > 0 else { throw ExportError(.emptyTrack, "no fixes") }
                 return Array(overview.statistics.json.utf8)
+            }
+            // Every API format but `stats` is an export format of the same name.
+            guard let format = ExportFormat(rawValue: request.format.rawValue) else {
+                throw APIError(.internalServerError, code: "export", message: "no export format '\(request.format.rawValue)'")
             }
             let path = FileManager.default.temporaryDirectory
                 .appendingPathComponent("waymark-export-\(UUID().uuidString).\(format.rawValue)").path

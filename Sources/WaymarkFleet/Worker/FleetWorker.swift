@@ -16,7 +16,7 @@ public struct FleetWorker: Service {
         /// How long a fetched batch may stay unacknowledged before it is redelivered (and so
         /// the longest a dead worker's last batch waits for the next owner).
         public var ackWait: Duration = .seconds(5)
-        /// How long a fetch waits for fixes before asking again.
+        /// How long a pull waits for the next fix when none is waiting, before asking again.
         public var fetchWait: Duration = .seconds(1)
         public var tick: Duration = .seconds(1)
 

@@ -113,6 +113,29 @@ import WaymarkTestSupport
             return try JSONDecoder().decode(Fed.self, from: Data(result.stdout.utf8))
         }
 
+        /// Messages in the events stream, from nats-server's monitoring endpoint.
+        func eventsOnTheBus() async throws -> Int {
+            let monitor = try #require(servers.environment["WAYMARK_NATS_MONITOR"])
+            let result = try await runProcess(URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--max-time", "10", monitor + "/jsz?streams=true"])
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let accounts = root["account_details"] as? [[String: Any]] ?? []
+            for stream in accounts.flatMap({ $0["stream_detail"] as? [[String: Any]] ?? [] }) where stream["name"] as? String == "WAYMARK_EVENTS" {
+                return (stream["state"] as? [String: Any])?["messages"] as? Int ?? -1
+            }
+            return -1
+        }
+
+        /// Every committed event is on the bus, each once, and marked published.
+        func expectEveryEventPublishedOnce() async throws {
+            let committed = Int(try await sql("SELECT count(*) FROM events").first ?? "") ?? -1
+            let published = try await BackgroundProcess.waitUntil(timeout: 30) {
+                try await sql("SELECT count(*) FROM events WHERE NOT published") == ["0"]
+            }
+            #expect(published, "events committed and never published")
+            let onTheBus = try await eventsOnTheBus()
+            #expect(onTheBus == committed, "\(onTheBus) events on the bus for \(committed) committed")
+        }
+
         /// Waits until the fleet has stored `count` fixes.
         func waitForFixes(_ count: Int, timeout: Double = 120) async throws {
             let stored = try await BackgroundProcess.waitUntil(timeout: timeout) {
@@ -163,6 +186,7 @@ import WaymarkTestSupport
                     "SELECT record FROM events WHERE device = '\(device.name)' AND kind IN ('region', 'state') ORDER BY sequence, split_part(id, '/', 3)::int")
                 #expect(records == expected, "\(device.name)'s transitions differ from the single engine's")
             }
+            try await rig.expectEveryEventPublishedOnce()
         } catch {
             try? await rig.stop()
             throw error
@@ -207,6 +231,7 @@ import WaymarkTestSupport
                     #expect(g.seconds > e.seconds && g.seconds - e.seconds < 60, "\(device.name): \(g) vs \(e)")
                 }
             }
+            try await rig.expectEveryEventPublishedOnce()
             let redelivered = try await rig.status()["partitions"] as? [[String: Any]] ?? []
             print(
                 "fleet failover: partitions moved \(movedAfter) after SIGKILL; all \(total) fixes stored \(caughtUp) after it; "

@@ -34,7 +34,12 @@ import WaymarkTestSupport
 
         /// The device's event records in the order they happened.
         func records(_ device: String) -> [String] {
-            events.values.filter { $0.device == device }.sorted { ($0.sequence, $0.id) < ($1.sequence, $1.id) }.map(\.record)
+            events.values.filter { $0.device == device }.sorted { ($0.sequence, Self.index($0)) < ($1.sequence, Self.index($1)) }.map(\.record)
+        }
+
+        /// The event's place among those of its fix: the last part of `device/sequence/index`.
+        static func index(_ event: FleetBatch.StoredEvent) -> Int {
+            Int(event.id.split(separator: "/").last ?? "") ?? 0
         }
     }
 

@@ -1,7 +1,7 @@
 import Logging
 import WaymarkNATS
 
-/// A node's connection to the fleet's bus, with the fix stream made if it is not there yet
+/// A node's connection to the fleet's bus, with the fix and event streams made if they are not there yet
 /// (the first node to start makes it; JetStream keeps it across restarts).
 struct FleetBus: Sendable {
     let connection: NATSConnection
@@ -11,7 +11,10 @@ struct FleetBus: Sendable {
         let connection = try await NATSConnection.connect(url: url, name: node, logger: logger)
         let jetStream = JetStream(connection)
         do {
-            try await jetStream.ensureStream(FleetSubjects.fixStream, subjects: [FleetSubjects.fixRoot + ".>"])
+            try await jetStream.ensureStream(
+                FleetSubjects.fixStream, subjects: [FleetSubjects.fixRoot + ".>"], maxAge: FleetSubjects.fixRetention)
+            try await jetStream.ensureStream(
+                FleetSubjects.eventStream, subjects: [FleetSubjects.eventRoot + ".>"], maxAge: FleetSubjects.eventRetention)
         } catch {
             await connection.close()
             throw error

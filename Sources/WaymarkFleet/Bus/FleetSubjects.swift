@@ -4,9 +4,20 @@ import Foundation
 /// `waymark.fix.<partition>.<device>`; partition `p`'s consumer takes `waymark.fix.<p>.>`, so a
 /// device's fixes stay in one ordered partition that one worker owns at a time.
 public enum FleetSubjects {
-    /// The JetStream stream holding every fix until its partition's worker acknowledges it.
+    /// The JetStream stream holding every fix until its partition's worker acknowledges it,
+    /// and a day after (a buffer while PostgreSQL is away; the history is PostgreSQL's).
     public static let fixStream = "WAYMARK_FIXES"
     public static let fixRoot = "waymark.fix"
+    static let fixRetention: Duration = .seconds(86_400)
+
+    /// The stream of every event the workers commit, on `waymark.event.<device>`, each once
+    /// (its message id is the event's id), kept a week for the outputs that read it.
+    public static let eventStream = "WAYMARK_EVENTS"
+    public static let eventRoot = "waymark.event"
+    static let eventRetention: Duration = .seconds(7 * 86_400)
+
+    /// The subject of `device`'s events.
+    static func event(device: String) -> String { "\(eventRoot).\(token(device))" }
 
     /// The subject of `device`'s fixes.
     static func fix(device: String, partitions: Int) -> String {

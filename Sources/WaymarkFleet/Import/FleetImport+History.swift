@@ -23,6 +23,7 @@ extension FleetImport {
                 return items
             }
             var batch = FleetBatch()
+            batch.eventsPublished = true
             var newest = from
             var seenAtNewest = seenAtFrom
             var added = 0

@@ -30,6 +30,9 @@ struct FleetBatch: Sendable {
 
     var fixes: [StoredFix] = []
     var events: [StoredEvent] = []
+    /// Whether the events are out already (history imported from a single daemon, whose outputs
+    /// had them); otherwise the worker publishes them after the commit.
+    var eventsPublished = false
     var states: [String: [String: SavedRegionState]] = [:]
     var established: [String: EstablishedRegions] = [:]
     var lastSequence: [String: UInt64] = [:]

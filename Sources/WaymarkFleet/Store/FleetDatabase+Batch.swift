@@ -13,9 +13,9 @@ extension FleetDatabase {
             for event in batch.events {
                 try await connection.query(
                     """
-                    INSERT INTO events (id, device, time, kind, region, sequence, record)
+                    INSERT INTO events (id, device, time, kind, region, sequence, record, published)
                     VALUES (\(event.id), \(event.device), \(event.time.date), \(event.kind), \(event.region),
-                        \(event.sequence), \(event.record))
+                        \(event.sequence), \(event.record), \(batch.eventsPublished))
                     ON CONFLICT DO NOTHING
                     """, logger: logger)
             }

@@ -10,6 +10,7 @@ enum FleetSchema {
 
     static let steps: [(version: Int, sql: String)] = [
         (1, version1),
+        (2, version2),
     ]
 
     /// A step's statements: split at a `;` that ends a line (no statement here has one inside),
@@ -19,6 +20,13 @@ enum FleetSchema {
         return lines.joined(separator: "\n").components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
     }
+
+    /// Events are published to the bus after their transaction commits (an outbox): a flag
+    /// says which are out, so a new owner publishes what its predecessor did not get to.
+    static let version2 = """
+        ALTER TABLE events ADD COLUMN published boolean NOT NULL DEFAULT false;
+        CREATE INDEX events_unpublished ON events (device, time) WHERE NOT published;
+        """
 
     static let version1 = """
         CREATE EXTENSION IF NOT EXISTS postgis;

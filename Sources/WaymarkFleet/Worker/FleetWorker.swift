@@ -55,7 +55,7 @@ public struct FleetWorker: Service {
         let runners = PartitionRunners()
         let makeConsumer: @Sendable (Int) -> PartitionConsumer = { partition in
             PartitionConsumer(
-                partition: partition, jetStream: jetStream, database: database, regions: regions, settings: settings, logger: logger)
+                partition: partition, partitions: partitions, jetStream: jetStream, database: database, regions: regions, settings: settings, logger: logger)
         }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in

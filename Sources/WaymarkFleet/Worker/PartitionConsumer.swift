@@ -8,6 +8,8 @@ import WaymarkNATS
 /// worker or the next owner, and what was already written is recognised by its sequence.
 struct PartitionConsumer: Sendable {
     let partition: Int
+    /// The fleet's partition count.
+    let partitions: Int
     let jetStream: JetStream
     let database: FleetDatabase
     let regions: RegionsBoard
@@ -19,6 +21,9 @@ struct PartitionConsumer: Sendable {
     func run(until stop: StopSignal) async {
         var state: PartitionState?
         var ready = false
+        // Events committed but perhaps not out: on taking the partition, and after a failed publish.
+        var outboxDirty = true
+        let outbox = EventOutbox(partition: partition, partitions: partitions, jetStream: jetStream, database: database)
         while !Task.isCancelled && !stop.isSet {
             var messages: [JetStreamMessage] = []
             do {
@@ -30,6 +35,10 @@ struct PartitionConsumer: Sendable {
                         ackWait: settings.ackWait, maxAckPending: settings.batch)
                     try await awaitRedeliveries()
                     ready = true
+                }
+                if outboxDirty {
+                    try await outbox.publishLeftovers()
+                    outboxDirty = false
                 }
                 let snapshot = await regions.current
                 if state == nil {
@@ -47,6 +56,17 @@ struct PartitionConsumer: Sendable {
                 state = current
                 try await database.write(batch)
                 for message in messages { try await message.ack() }
+                // Committed and acknowledged. Should publishing fail now, the events go out, in
+                // order, before the next batch's (the `published` flag says which are out).
+                do {
+                    try await outbox.publish(batch.events)
+                } catch {
+                    outboxDirty = true
+                    logger.error(
+                        "events not published; publishing them before the next batch",
+                        metadata: ["partition": "\(partition)", "error": "\(FleetDatabase.describe(error))"])
+                    try await Task.sleep(for: .seconds(1))
+                }
             } catch is CancellationError {
                 break
             } catch {

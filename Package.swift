@@ -146,10 +146,10 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // The web page's files; embedded as Server/WebAssets.swift by scripts/embed-web.sh.
-            exclude: ["Web"]),
-        // Writes the web page's files as a Swift source (scripts/embed-web.sh runs it).
-        .executableTarget(name: "WaymarkEmbed"),
+            // The web page's files, compiled into the binary by SwiftPM (`PackageResources`,
+            // served through `WebAssets`): a copied `waymark` serves the page with nothing beside it.
+            resources: ["api.js", "app.css", "app.js", "charts.js", "format.js", "handlers.js", "history.js", "icon.svg", "index.html", "live.js",
+                "map.js", "regions.js"].map { .embedInCode("Web/\($0)") }),
         // `waymark serve`: configuration, the live pipeline (gpsd or replay → store → engine →
         // events), signals, as services in one ServiceGroup.
         .target(

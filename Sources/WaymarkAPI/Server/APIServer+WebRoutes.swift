@@ -35,6 +35,6 @@ extension APIServer {
         guard let file = WebAssets.files[name] else { throw APIError.notFound("no page file \"\(name)\"") }
         return Response(
             status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
-            body: .init(byteBuffer: ByteBuffer(string: file.text)))
+            body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 }

@@ -34,7 +34,7 @@ public struct FleetStatus: Sendable, Codable, Equatable {
     public static func read(database: FleetDatabase, natsURL: String) async throws -> FleetStatus {
         let count = try await database.currentPartitions() ?? 0
         let records = try await database.nodes()
-        let (_, _, version) = try await database.regions()
+        let version = try await database.regionsVersion()
         let nodes = records.map {
             Node(
                 name: $0.name, role: $0.role, alive: $0.silentFor <= FleetDatabase.nodeLease, silentSeconds: $0.silentFor,

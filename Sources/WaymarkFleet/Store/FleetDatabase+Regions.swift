@@ -47,15 +47,23 @@ extension FleetDatabase {
         }
     }
 
+    /// The current regions version, without reading the regions.
+    public func regionsVersion() async throws -> Int64 {
+        var version: Int64 = 0
+        for try await value in try await client.query(Self.versionQuery, logger: logger).decode(Int64.self) { version = value }
+        return version
+    }
+
+    /// The regions version: the sequence's last value, 0 before the first import.
+    private static let versionQuery: PostgresQuery = "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM regions_version"
+
     /// Every region, decoded from its stored feature, with when it was imported and the
     /// regions version it belongs to (read in one snapshot).
     public func regions() async throws -> (regions: [Region], importedAt: [String: Timestamp], version: Int64) {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
             var version: Int64 = 0
-            let versionRows = try await connection.query(
-                "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM regions_version", logger: logger)
-            for try await value in versionRows.decode(Int64.self) { version = value }
+            for try await value in try await connection.query(Self.versionQuery, logger: logger).decode(Int64.self) { version = value }
             var regions: [Region] = []
             var importedAt: [String: Timestamp] = [:]
             let decoder = GeoJSONRegionDecoder()

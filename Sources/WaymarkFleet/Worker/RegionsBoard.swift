@@ -27,6 +27,8 @@ actor RegionsBoard {
     /// Reloads if the database holds a newer version; returns the version now run.
     @discardableResult
     func refresh() async throws -> Int64 {
+        // The version first: decoding every region again is for when they changed.
+        guard try await database.regionsVersion() != current.version else { return current.version }
         let snapshot = try await Self.load(database)
         if snapshot.version != current.version {
             current = snapshot

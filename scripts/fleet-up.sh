@@ -125,6 +125,20 @@ pattern_for() {
     esac
 }
 
+# await_exec PIDFILE: waits until the process just started in the background (a subshell until it
+# execs) has become the command its pid file is for, or has exited. Until then its command line is
+# this script's, and running_pid would take a starting server for a dead one.
+await_exec() {
+    local pid state deadline=$((SECONDS + 10))
+    pid=$(head -n 1 "$1" 2>/dev/null) || return 0
+    while [ $SECONDS -lt $deadline ]; do
+        matches "$pid" "$(pattern_for "$1")" && return 0
+        state=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$pid/status" 2>/dev/null)
+        [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ] || return 0
+        sleep 0.02
+    done
+}
+
 # running_pid PIDFILE: prints the pid if that file names a process of this fleet that runs.
 running_pid() {
     local pid
@@ -462,6 +476,7 @@ for attempt in 1 2 3; do
     (close_fds && exec setsid "$nats" -js -a 127.0.0.1 -p "$nats_port" -sd "$dir/nats" -m "$monitor_port" \
         </dev/null >>"$dir/nats.log" 2>&1) &
     echo $! >"$dir/nats.pid"
+    await_exec "$dir/nats.pid"
     deadline=$((SECONDS + 15))
     while [ $SECONDS -lt $deadline ] && running_pid "$dir/nats.pid" >/dev/null; do
         accepts "$nats_port" && healthy "$monitor_port" && break
@@ -504,6 +519,7 @@ start_node() {
     echo "=== scripts/fleet-up.sh, $(date --iso-8601=seconds): $waymark $*" >>"$dir/$name.log"
     (cd "$repo" && close_fds && exec setsid "$waymark" "$@" </dev/null >>"$dir/$name.log" 2>&1) &
     echo $! >"$dir/$name.pid"
+    await_exec "$dir/$name.pid"
 }
 # node_failed NAME: the node has exited; show its log and give up (the EXIT trap stops the rest).
 node_failed() {

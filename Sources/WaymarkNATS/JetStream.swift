@@ -79,17 +79,24 @@ public struct JetStream: Sendable {
 
     // MARK: Consumers
 
-    /// Durable pull consumer, explicit ack, deliver all, filtered. Idempotent: succeeds when the
-    /// consumer exists with this configuration. For an existing consumer the server applies the
-    /// changes it allows in place (ack wait, max ack pending: tested on 2.9.10); a change it
-    /// refuses (10013/10148) throws unless the existing consumer already matches.
+    /// Durable pull consumer, explicit ack, filtered; it delivers everything the stream holds, or,
+    /// given `startingAt`, the messages stored from then on (a consumer's start is fixed when it
+    /// is created). Idempotent: succeeds when the consumer exists with this configuration. For an
+    /// existing consumer the server applies the changes it allows in place (ack wait, max ack
+    /// pending: tested on 2.9.10); a change it refuses (10013/10148) throws unless the existing
+    /// consumer already matches.
     public func ensureConsumer(
-        stream: String, durable: String, filterSubject: String, ackWait: Duration, maxAckPending: Int = 10_000
+        stream: String, durable: String, filterSubject: String, ackWait: Duration, maxAckPending: Int = 10_000,
+        startingAt start: Date? = nil
     ) async throws {
         try Self.validateName(stream)
         try Self.validateName(durable)
-        let config = ConsumerConfig(
+        var config = ConsumerConfig(
             durableName: durable, filterSubject: filterSubject, ackWait: ackWait.nanoseconds, maxAckPending: maxAckPending)
+        if let start {
+            config.deliverPolicy = "by_start_time"
+            config.optStartTime = start.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        }
         do {
             _ = try await api(
                 "CONSUMER.DURABLE.CREATE.\(stream).\(durable)",

@@ -33,6 +33,8 @@ struct ConsumerConfig: Codable, Equatable {
     var filterSubject: String
     var ackWait: Int64
     var maxAckPending: Int
+    /// With `deliverPolicy` `by_start_time`: the first message's earliest time, RFC 3339.
+    var optStartTime: String?
 
     enum CodingKeys: String, CodingKey {
         case durableName = "durable_name"
@@ -42,6 +44,7 @@ struct ConsumerConfig: Codable, Equatable {
         case filterSubject = "filter_subject"
         case ackWait = "ack_wait"
         case maxAckPending = "max_ack_pending"
+        case optStartTime = "opt_start_time"
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Testing
 
@@ -192,6 +193,24 @@ struct JetStreamTests {
                 let info = try await js.consumerInfo(stream: "NOW", durable: "c")
                 return info.numPending == 1 && info.numAckPending == 0
             }
+        }
+    }
+
+    /// A consumer given a start time delivers what was stored from then on, not what came before.
+    @Test func aConsumerStartingAtATimeSkipsWhatCameBefore() async throws {
+        try await withJetStream { js in
+            try await js.ensureStream("LATER", subjects: ["later.>"])
+            _ = try await js.publish((0..<3).map { (payload: [UInt8($0)], subject: "later.x", messageID: nil) })
+            try await Task.sleep(for: .milliseconds(50))
+            let start = Date()
+            try await Task.sleep(for: .milliseconds(50))
+            _ = try await js.publish((7..<9).map { (payload: [UInt8($0)], subject: "later.x", messageID: nil) })
+            try await js.ensureConsumer(stream: "LATER", durable: "new", filterSubject: "later.>", ackWait: .seconds(30), startingAt: start)
+            try await js.ensureConsumer(stream: "LATER", durable: "new", filterSubject: "later.>", ackWait: .seconds(30), startingAt: start)
+            let messages = try await js.fetch(stream: "LATER", consumer: "new", batch: 10, expires: .milliseconds(300))
+            #expect(messages.map(\.payload) == [[7], [8]])
+            try await js.ensureConsumer(stream: "LATER", durable: "all", filterSubject: "later.>", ackWait: .seconds(30))
+            #expect(try await js.fetch(stream: "LATER", consumer: "all", batch: 10, expires: .milliseconds(300)).count == 5)
         }
     }
 

@@ -179,7 +179,7 @@ let package = Package(
             name: "WaymarkFleet",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkPipeline", "WaymarkDevices", "WaymarkSources",
-                "WaymarkStore", "WaymarkAPI", "WaymarkNATS",
+                "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDaemon",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

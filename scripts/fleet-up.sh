@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A local development fleet (docs/fleet.md) on one machine, without containers: a private
 # PostgreSQL 15 + PostGIS 3 server, a private nats-server with JetStream, and (unless
-# --servers-only) one `waymark serve --fleet` ingest node and N workers, all in DIR.
+# --servers-only) one `waymark serve --fleet` ingest node, N workers and M output nodes, all in DIR.
 #
-#   scripts/fleet-up.sh [--dir DIR] [--workers N] [--servers-only] [--partitions P]
+#   scripts/fleet-up.sh [--dir DIR] [--workers N] [--output-nodes M] [--servers-only] [--partitions P]
 #                       [--pg-port PORT] [--nats-port PORT] [--ingest-port PORT]
 #   scripts/fleet-down.sh [--dir DIR] [--purge]          (the same as fleet-up.sh --down)
 #
@@ -18,7 +18,7 @@
 #   WAYMARK_INGEST=http://127.0.0.1:INGESTPORT       (not with --servers-only)
 #
 # so a shell can `set -a; . DIR/fleet.env; set +a`. Layout of DIR: pg/ (the cluster), pg-socket/,
-# pg.log, nats/ (JetStream's store), nats.log, ingest.log, worker-K.log, and a NAME.pid per
+# pg.log, nats/ (JetStream's store), nats.log, ingest.log, worker-K.log, output-K.log, and a NAME.pid per
 # process. fleet-down stops them all and leaves the data for the next fleet-up unless --purge.
 #
 # The waymark nodes run $WAYMARK (a path from the current directory), by default the
@@ -45,6 +45,7 @@ usage() {
 mode=up
 dir="${XDG_RUNTIME_DIR:-/tmp}/waymark-fleet"
 workers=2
+output_nodes=1
 servers_only=false
 partitions=""
 purge=false
@@ -64,6 +65,8 @@ while [ $# -gt 0 ]; do
         --dir=*) dir=${1#*=} ;;
         --workers) workers=$(value "$1" "${2-}"); shift ;;
         --workers=*) workers=${1#*=} ;;
+        --output-nodes) output_nodes=$(value "$1" "${2-}"); shift ;;
+        --output-nodes=*) output_nodes=${1#*=} ;;
         --partitions) partitions=$(value "$1" "${2-}"); shift ;;
         --partitions=*) partitions=${1#*=} ;;
         --pg-port) pg_port=$(value "$1" "${2-}"); shift ;;
@@ -83,6 +86,7 @@ done
 
 [ "$mode" = down ] && me=fleet-down
 [[ $workers =~ ^[0-9]+$ ]] || die "--workers needs a whole number, not '$workers'"
+[[ $output_nodes =~ ^[0-9]+$ ]] || die "--output-nodes needs a whole number, not '$output_nodes'"
 [ -z "$partitions" ] || [[ $partitions =~ ^[1-9][0-9]*$ ]] || die "--partitions needs a positive number, not '$partitions'"
 for port in "$pg_port" "$nats_port" "$ingest_port"; do
     [ -z "$port" ] || is_port "$port" || die "a port must be a number from 1024 to 65535, not '$port'"
@@ -532,13 +536,16 @@ if ! $servers_only; then
     case "$ingest_port" in "$pg_port" | "$nats_port" | "$monitor_port") ingest_port=$(free_ports 1 "$pg_port" "$nats_port" "$monitor_port") ;; esac
     ingest_args=(serve --fleet --role ingest --postgres "$postgres_url" --nats "$nats_url" --listen "127.0.0.1:$ingest_port")
     [ -z "$partitions" ] || ingest_args+=(--partitions "$partitions")
-    log "starting the ingest node on 127.0.0.1:$ingest_port and $workers worker$([ "$workers" -eq 1 ] || echo s)"
+    log "starting the ingest node on 127.0.0.1:$ingest_port, $workers worker$([ "$workers" -eq 1 ] || echo s) and $output_nodes output node$([ "$output_nodes" -eq 1 ] || echo s)"
     start_node ingest "${ingest_args[@]}"
     for ((k = 1; k <= workers; k++)); do
         start_node "worker-$k" serve --fleet --role worker --name "worker-$k" --postgres "$postgres_url" --nats "$nats_url"
     done
-    # The ingest node is up when its port accepts; a worker, when it is still running a moment
-    # after that (it has no port; one that cannot reach the servers exits at once).
+    for ((k = 1; k <= output_nodes; k++)); do
+        start_node "output-$k" serve --fleet --role output --name "output-$k" --postgres "$postgres_url" --nats "$nats_url"
+    done
+    # The ingest node is up when its port accepts; a worker or output node, when it is still
+    # running a moment after that (it has no port; one that cannot reach the servers exits at once).
     deadline=$((SECONDS + 60))
     until accepts "$ingest_port"; do
         running_pid "$dir/ingest.pid" >/dev/null || node_failed ingest
@@ -548,6 +555,9 @@ if ! $servers_only; then
     sleep 0.5
     for ((k = 1; k <= workers; k++)); do
         running_pid "$dir/worker-$k.pid" >/dev/null || node_failed "worker-$k"
+    done
+    for ((k = 1; k <= output_nodes; k++)); do
+        running_pid "$dir/output-$k.pid" >/dev/null || node_failed "output-$k"
     done
     echo "WAYMARK_INGEST=http://127.0.0.1:$ingest_port" | tee -a "$dir/fleet.env"
 fi

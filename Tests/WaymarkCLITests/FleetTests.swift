@@ -11,8 +11,8 @@ import WaymarkTestSupport
     static let regions = ProjectPaths.repositoryRoot.appendingPathComponent("Regions/lakeside.geojson").path
     static let feeder = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/Fleet/feed_owntracks.py").path
 
-    /// Servers, a single daemon's store moved into the fleet (regions and three devices), an
-    /// ingest node and workers.
+    /// Servers, a single daemon's store moved into the fleet (regions, three devices and what
+    /// `prepare` adds to it), an ingest node, workers and output nodes.
     struct Rig: Sendable {
         let servers: FleetServers
         let directory: TemporaryDirectory
@@ -20,8 +20,11 @@ import WaymarkTestSupport
         let ingestPort: Int
         var ingest: BackgroundProcess?
         var workers: [String: BackgroundProcess] = [:]
+        var outputNodes: [String: BackgroundProcess] = [:]
 
-        static func start(workers count: Int, partitions: Int = 4) async throws -> Rig {
+        static func start(
+            workers count: Int, partitions: Int = 4, outputNodes: Int = 0, prepare: (_ db: String) async throws -> Void = { _ in }
+        ) async throws -> Rig {
             let servers = try await FleetServers.start()
             do {
                 let directory = try TemporaryDirectory()
@@ -32,11 +35,15 @@ import WaymarkTestSupport
                     let added = try await runWaymark(["devices", "add", name, "--db", db])
                     devices.append((name, try #require(DevicesCommandTests.secret(in: added.stdout), "\(added.stderr)")))
                 }
+                try await prepare(db)
                 var rig = Rig(servers: servers, directory: directory, devices: devices, ingestPort: try freeLoopbackPort())
                 let imported = try await rig.waymark(["fleet", "import", "--db", db])
-                #expect(imported.stdout.contains("imported 5 regions and 3 devices"), "\(imported.stdout)\(imported.stderr)")
+                #expect(imported.stdout.contains("imported 5 regions, 3 devices and "), "\(imported.stdout)\(imported.stderr)")
                 rig.ingest = try rig.node(["--role", "ingest", "--name", "ingest-1", "--partitions", "\(partitions)", "--listen", "127.0.0.1:\(rig.ingestPort)"])
                 for index in 1...count { try rig.startWorker("worker-\(index)") }
+                for index in stride(from: 1, through: outputNodes, by: 1) {
+                    rig.outputNodes["output-\(index)"] = try rig.node(["--role", "output", "--name", "output-\(index)"])
+                }
                 let port = rig.ingestPort
                 let listening = try await BackgroundProcess.waitUntil(timeout: 60) { loopbackAccepts(port: port) }
                 try #require(listening, "the ingest node never listened: \(rig.ingest?.stderr.suffix(2000) ?? "")")
@@ -150,7 +157,7 @@ import WaymarkTestSupport
 
         /// SIGTERM to every node, then the servers stop. Nodes must exit 0.
         func stop() async throws {
-            var processes = Array(workers.values)
+            var processes = Array(workers.values) + Array(outputNodes.values)
             if let ingest { processes.append(ingest) }
             for process in processes where process.isRunning { process.send(SIGTERM) }
             for process in processes {

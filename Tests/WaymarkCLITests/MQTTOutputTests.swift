@@ -47,20 +47,25 @@ import WaymarkTestSupport
         return lines
     }
 
+    /// A consumer (argv[1] the broker's port) writing each message on `topics` to the file
+    /// argv[2] as a line: its topic and its CloudEvent.
+    static func cloudEventsConsumer(topics: String, clientID: String) -> String {
+        """
+        import json, sys
+        import paho.mqtt.client as mqtt
+        def on_message(client, userdata, message):
+            with open(sys.argv[2], "a") as out:
+                out.write(json.dumps({"topic": message.topic, "event": json.loads(message.payload)}) + "\\n")
+        client = mqtt.Client(client_id="\(clientID)", clean_session=True)
+        client.on_connect = lambda c, u, f, rc: c.subscribe("\(topics)", qos=1)
+        client.on_message = on_message
+        client.connect("127.0.0.1", int(sys.argv[1]))
+        client.loop_forever()
+        """
+    }
+
     @Test func eventsArePublishedOnTheirDevicesTopics() async throws {
-        let consumer = """
-            import json, sys
-            import paho.mqtt.client as mqtt
-            def on_message(client, userdata, message):
-                with open(sys.argv[2], "a") as out:
-                    out.write(json.dumps({"topic": message.topic, "event": json.loads(message.payload)}) + "\\n")
-            client = mqtt.Client(client_id="hub", clean_session=True)
-            client.on_connect = lambda c, u, f, rc: c.subscribe("waymark/#", qos=1)
-            client.on_message = on_message
-            client.connect("127.0.0.1", int(sys.argv[1]))
-            client.loop_forever()
-            """
-        try await Self.withBroker(consumer: consumer) { rig, brokerPort, received in
+        try await Self.withBroker(consumer: Self.cloudEventsConsumer(topics: "waymark/#", clientID: "hub")) { rig, brokerPort, received in
             let socket = ["--socket", rig.directory.path("api.sock")]
             let added = try await runWaymark(["outputs", "add", "hub", "--mqtt", "mqtt://127.0.0.1:\(brokerPort)/waymark/{device}/{kind}"] + socket)
             #expect(added.status == 0, "\(added.stderr)")

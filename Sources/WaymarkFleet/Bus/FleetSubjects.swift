@@ -1,4 +1,5 @@
 import Foundation
+import WaymarkOutputs
 
 /// Where fleet messages go on the bus (docs/fleet.md). Fixes are published to
 /// `waymark.fix.<partition>.<device>`; partition `p`'s consumer takes `waymark.fix.<p>.>`, so a
@@ -33,12 +34,7 @@ public enum FleetSubjects {
     /// A device's partition: FNV-1a (32-bit) of its name, modulo the partition count. The
     /// partition count is the fleet's (`fleet_settings`), the same for every node.
     public static func partition(of device: String, among partitions: Int) -> Int {
-        var hash: UInt32 = 0x811c_9dc5
-        for byte in device.utf8 {
-            hash ^= UInt32(byte)
-            hash = hash &* 0x0100_0193
-        }
-        return Int(hash % UInt32(partitions))
+        Int(StableHash.fnv1a(device) % UInt32(partitions))
     }
 
     /// A device name as one subject token: names may hold `.`, which NATS reads as a separator;
@@ -46,4 +42,14 @@ public enum FleetSubjects {
     static func token(_ device: String) -> String {
         device.replacingOccurrences(of: ".", with: "%2E")
     }
+
+    static func device(fromToken token: String) -> String {
+        token.replacingOccurrences(of: "%2E", with: ".")
+    }
+
+    /// The stream of events every output's consumer reads.
+    static let allEvents = "\(eventRoot).>"
+
+    /// The durable consumer of an output: its name as a consumer name allows (no `.`).
+    static func consumer(output: String) -> String { "output-" + token(output) }
 }

@@ -8,6 +8,8 @@ public enum FleetRole: String, Sendable, CaseIterable {
     case ingest
     /// Owns partitions of devices: runs their pipelines, writes PostGIS.
     case worker
+    /// Delivers the outputs (webhooks, MQTT) from the events the workers publish.
+    case output
 }
 
 /// `waymark serve --fleet`: one node of a fleet, until SIGTERM or SIGINT.
@@ -34,17 +36,22 @@ public enum FleetNode {
 
     public static func run(_ settings: Settings, logger: Logger) async throws {
         try await FleetDatabase.withDatabase(settings.postgres, logger: logger) { database in
-            let partitions = try await database.partitions(requested: settings.partitions, mayChoose: settings.role == .ingest)
             let service: any Service
             switch settings.role {
             case .ingest:
+                let partitions = try await database.partitions(requested: settings.partitions, mayChoose: true)
                 var ingest = FleetIngestNode.Settings(name: settings.name, natsURL: settings.natsURL, host: settings.host, port: settings.port)
                 ingest.onListening = settings.onListening
                 service = FleetIngestNode(settings: ingest, database: database, partitions: partitions, logger: logger)
             case .worker:
+                let partitions = try await database.partitions(requested: settings.partitions, mayChoose: false)
                 service = FleetWorker(
-                    settings: FleetWorker.Settings(name: settings.name, natsURL: settings.natsURL), database: database,
+                    settings: .worker(name: settings.name, natsURL: settings.natsURL), database: database,
                     partitions: partitions, logger: logger)
+            case .output:
+                // Outputs read every device's events: the partition count is not theirs to know.
+                service = FleetOutputNode(
+                    settings: .output(name: settings.name, natsURL: settings.natsURL), database: database, logger: logger)
             }
             let group = ServiceGroup(
                 configuration: ServiceGroupConfiguration(

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Asks a partition consumer to stop after the batch in hand. Cancelling it instead could
+/// Asks a partition (or output) consumer to stop after the batch in hand. Cancelling it instead could
 /// abandon a pull request the server goes on filling for its remaining wait; those fixes would
 /// then be redelivered only after the ack wait, behind newer ones (docs/fleet.md, "Order").
 final class StopSignal: @unchecked Sendable {

@@ -9,6 +9,8 @@ public struct FleetNodeRecord: Sendable, Equatable {
     public var heartbeatAt: Date
     public var regionsVersion: Int64
     public var partitions: [Int]
+    /// The outputs an output node delivers.
+    public var outputs: [String]
     /// Seconds since its last heartbeat, by the database's clock.
     public var silentFor: Double
 }
@@ -18,29 +20,32 @@ extension FleetDatabase {
     public static let nodeLease: Double = 3
 
     /// Announces or refreshes this node, with the partitions it owns and the regions version it runs.
-    func heartbeat(name: String, role: String, startedAt: Date, regionsVersion: Int64, partitions: [Int]) async throws {
+    func heartbeat(
+        name: String, role: String, startedAt: Date, regionsVersion: Int64, partitions: [Int] = [], outputs: [String] = []
+    ) async throws {
         let owned = partitions.map(Int32.init)
         try await client.query(
             """
-            INSERT INTO fleet_nodes (name, role, started_at, heartbeat_at, regions_version, partitions)
-            VALUES (\(name), \(role), \(startedAt), now(), \(regionsVersion), \(owned)::int4[])
+            INSERT INTO fleet_nodes (name, role, started_at, heartbeat_at, regions_version, partitions, outputs)
+            VALUES (\(name), \(role), \(startedAt), now(), \(regionsVersion), \(owned)::int4[], \(outputs)::text[])
             ON CONFLICT (name) DO UPDATE SET role = excluded.role, started_at = excluded.started_at,
-                heartbeat_at = now(), regions_version = excluded.regions_version, partitions = excluded.partitions
+                heartbeat_at = now(), regions_version = excluded.regions_version, partitions = excluded.partitions,
+                outputs = excluded.outputs
             """, logger: logger)
     }
 
     /// A stopping node says so, so its partitions move at once.
     func leave(name: String) async throws {
-        try await client.query("UPDATE fleet_nodes SET heartbeat_at = 'epoch', partitions = '{}' WHERE name = \(name)", logger: logger)
+        try await client.query("UPDATE fleet_nodes SET heartbeat_at = 'epoch', partitions = '{}', outputs = '{}' WHERE name = \(name)", logger: logger)
     }
 
-    /// Workers heard from within the lease.
-    func liveWorkers() async throws -> Int {
+    /// Nodes of `role` heard from within the lease.
+    func liveNodes(role: String) async throws -> Int {
         var count = 0
         let rows = try await client.query(
             """
             SELECT count(*) FROM fleet_nodes
-            WHERE role = 'worker' AND heartbeat_at > now() - make_interval(secs => \(Self.nodeLease))
+            WHERE role = \(role) AND heartbeat_at > now() - make_interval(secs => \(Self.nodeLease))
             """, logger: logger)
         for try await value in rows.decode(Int.self) { count = value }
         return count
@@ -50,17 +55,17 @@ extension FleetDatabase {
         var nodes: [FleetNodeRecord] = []
         let rows = try await client.query(
             """
-            SELECT name, role, started_at, heartbeat_at, regions_version, partitions,
+            SELECT name, role, started_at, heartbeat_at, regions_version, partitions, outputs,
                 extract(epoch FROM now() - heartbeat_at)::float8
             FROM fleet_nodes ORDER BY role, name
             """, logger: logger)
-        for try await (name, role, started, heartbeat, version, partitions, silent)
-            in rows.decode((String, String, Date, Date, Int64, [Int32], Double).self)
+        for try await (name, role, started, heartbeat, version, partitions, outputs, silent)
+            in rows.decode((String, String, Date, Date, Int64, [Int32], [String], Double).self)
         {
             nodes.append(
                 FleetNodeRecord(
                     name: name, role: role, startedAt: started, heartbeatAt: heartbeat, regionsVersion: version,
-                    partitions: partitions.map(Int.init), silentFor: silent))
+                    partitions: partitions.map(Int.init), outputs: outputs, silentFor: silent))
         }
         return nodes
     }

@@ -7,10 +7,13 @@ enum FleetSchema {
     /// The advisory-lock class of the fleet: (class, 0) guards migrations, (class, p + 1) is
     /// partition p's ownership.
     static let lockClass: Int32 = 0x5741_594D  // "WAYM"
+    /// The class of outputs' ownership: (class, FNV-1a of the output's name).
+    static let outputLockClass: Int32 = 0x5741_594F  // "WAYO"
 
     static let steps: [(version: Int, sql: String)] = [
         (1, version1),
         (2, version2),
+        (3, version3),
     ]
 
     /// A step's statements: split at a `;` that ends a line (no statement here has one inside),
@@ -20,6 +23,36 @@ enum FleetSchema {
         return lines.joined(separator: "\n").components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
     }
+
+    /// Outputs (docs/outputs.md) as the single daemon defines them; output nodes deliver each
+    /// from the events stream with a durable consumer of its own, which is also its cursor.
+    /// An event given up on after the output's keep time is kept as a dead letter.
+    static let version3 = """
+        CREATE TABLE outputs (
+            name text PRIMARY KEY,
+            kind text NOT NULL CHECK (kind IN ('webhook', 'mqtt')),
+            url text NOT NULL,
+            format text NOT NULL,
+            secret text NOT NULL,
+            filter jsonb NOT NULL,  -- OutputFilter, as the single daemon's store keeps it
+            keep_seconds integer NOT NULL CHECK (keep_seconds > 0),
+            disabled text,  -- why the output stopped (a receiver's 410); NULL while it delivers
+            created_at timestamptz NOT NULL  -- its consumer starts with the events of this moment
+        );
+
+        CREATE TABLE output_dead_letters (
+            output text NOT NULL REFERENCES outputs ON DELETE CASCADE,
+            stream_sequence bigint NOT NULL,  -- the event's sequence on WAYMARK_EVENTS
+            device text NOT NULL,
+            time timestamptz NOT NULL,
+            record text NOT NULL,
+            error text NOT NULL,
+            failed_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (output, stream_sequence)
+        );
+
+        ALTER TABLE fleet_nodes ADD COLUMN outputs text[] NOT NULL DEFAULT '{}';
+        """
 
     /// Events are published to the bus after their transaction commits (an outbox): a flag
     /// says which are out, so a new owner publishes what its predecessor did not get to.

@@ -8,23 +8,7 @@ import WaymarkNATS
 /// counts the live workers, takes free partitions up to its share and gives back any beyond
 /// it, so partitions spread over the workers there are and move when one goes.
 public struct FleetWorker: Service {
-    public struct Settings: Sendable {
-        public var name: String
-        public var natsURL: String
-        /// Fixes per fetch and transaction, and the most a partition leaves unacknowledged.
-        public var batch = 256
-        /// How long a fetched batch may stay unacknowledged before it is redelivered (and so
-        /// the longest a dead worker's last batch waits for the next owner).
-        public var ackWait: Duration = .seconds(5)
-        /// How long a pull waits for the next fix when none is waiting, before asking again.
-        public var fetchWait: Duration = .seconds(1)
-        public var tick: Duration = .seconds(1)
-
-        public init(name: String, natsURL: String) {
-            self.name = name
-            self.natsURL = natsURL
-        }
-    }
+    public typealias Settings = ConsumerNodeSettings
 
     let settings: Settings
     let database: FleetDatabase
@@ -42,7 +26,7 @@ public struct FleetWorker: Service {
         let bus = try await FleetBus.connect(url: settings.natsURL, node: settings.name, logger: logger)
         let (nats, jetStream) = (bus.connection, bus.jetStream)
         let regions = try await RegionsBoard(database: database, logger: logger)
-        let leases = try await PartitionLeases.connect(database.address, node: settings.name, logger: logger)
+        let leases = try await AdvisoryLeases.partitions(database.address, node: settings.name, logger: logger)
         let started = Date()
         let heartbeat: @Sendable () async throws -> Void = {
             try await database.heartbeat(
@@ -68,7 +52,7 @@ public struct FleetWorker: Service {
                             try await heartbeat()
                             try await leases.check()
                             try bus.check()
-                            let live = max(1, try await database.liveWorkers())
+                            let live = max(1, try await database.liveNodes(role: FleetRole.worker.rawValue))
                             try await rebalance(share: (partitions + live - 1) / live, leases: leases, runners: runners, makeConsumer)
                             try await Task.sleep(for: settings.tick)
                         }
@@ -89,7 +73,7 @@ public struct FleetWorker: Service {
     /// Takes free partitions up to `share` and stops consumers beyond it. A partition's lock
     /// is released only after its consumer has stopped: two workers never run one partition.
     private func rebalance(
-        share: Int, leases: PartitionLeases, runners: PartitionRunners, _ consumer: (Int) -> PartitionConsumer
+        share: Int, leases: AdvisoryLeases<Int>, runners: PartitionRunners, _ consumer: (Int) -> PartitionConsumer
     ) async throws {
         let owned = await leases.owned
         if owned.count > share {
@@ -113,7 +97,7 @@ public struct FleetWorker: Service {
         }
     }
 
-    private func stop(_ runners: PartitionRunners, leases: PartitionLeases, nats: NATSConnection) async {
+    private func stop(_ runners: PartitionRunners, leases: AdvisoryLeases<Int>, nats: NATSConnection) async {
         await runners.stopAll()
         try? await database.leave(name: settings.name)
         await leases.close()

@@ -18,6 +18,11 @@ struct PartitionConsumer: Sendable {
 
     var consumer: String { FleetSubjects.consumer(partition: partition) }
 
+    private var pull: DurablePull {
+        DurablePull(
+            jetStream: jetStream, stream: FleetSubjects.fixStream, consumer: consumer, batch: settings.batch, fetchWait: settings.fetchWait)
+    }
+
     func run(until stop: StopSignal) async {
         var state: PartitionState?
         var ready = false
@@ -33,7 +38,7 @@ struct PartitionConsumer: Sendable {
                     try await jetStream.ensureConsumer(
                         stream: FleetSubjects.fixStream, durable: consumer, filterSubject: FleetSubjects.fixes(partition: partition),
                         ackWait: settings.ackWait, maxAckPending: settings.batch)
-                    try await awaitRedeliveries()
+                    try await pull.awaitRedeliveries(ackWait: settings.ackWait, logger: logger, metadata: ["partition": "\(partition)"])
                     ready = true
                 }
                 if outboxDirty {
@@ -46,7 +51,7 @@ struct PartitionConsumer: Sendable {
                 } else if state?.regionsVersion != snapshot.version {
                     state?.replaceRegions(snapshot.monitors, version: snapshot.version)
                 }
-                messages = try await nextBatch()
+                messages = try await pull.next()
                 guard !messages.isEmpty, var current = state else { continue }
                 let inputs = decode(messages)
                 for device in current.unknownDevices(in: inputs) {
@@ -80,32 +85,6 @@ struct PartitionConsumer: Sendable {
                 try? await Task.sleep(for: .seconds(1))
             }
         }
-    }
-
-    /// What is waiting, up to a batch, at once; when nothing is, the next fix as soon as it
-    /// comes (a pull of one, up to `fetchWait`) and whatever followed it. A pull for a whole
-    /// batch would wait for the batch to fill: latency of a partition's fill time at low rates.
-    private func nextBatch() async throws -> [JetStreamMessage] {
-        let stream = FleetSubjects.fixStream
-        let waiting = try await jetStream.fetchAvailable(stream: stream, consumer: consumer, batch: settings.batch)
-        guard waiting.isEmpty else { return waiting }
-        let first = try await jetStream.fetch(stream: stream, consumer: consumer, batch: 1, expires: settings.fetchWait)
-        guard !first.isEmpty, settings.batch > 1 else { return first }
-        return first + (try await jetStream.fetchAvailable(stream: stream, consumer: consumer, batch: settings.batch - 1))
-    }
-
-    /// A partition taken over may have fixes delivered to its last owner and not acknowledged
-    /// (a batch it was writing, a fetch it left waiting). They come back only after the ack
-    /// wait, and a fetch before then would get newer fixes first: the device's order would
-    /// break. So a new owner that finds fixes unacknowledged waits the ack wait out first;
-    /// redeliveries then come before anything newer.
-    private func awaitRedeliveries() async throws {
-        let info = try await jetStream.consumerInfo(stream: FleetSubjects.fixStream, durable: consumer)
-        guard info.numAckPending > 0 else { return }
-        logger.notice(
-            "waiting for the last owner's unacknowledged fixes",
-            metadata: ["partition": "\(partition)", "fixes": "\(info.numAckPending)", "wait": "\(settings.ackWait)"])
-        try await Task.sleep(for: settings.ackWait + .milliseconds(200))
     }
 
     /// The fixes of `messages`; a message that is not a fix is logged and skipped (it is

@@ -6,10 +6,11 @@ import WaymarkGeoJSON
 struct FleetImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Move a single daemon's regions, devices and history into the fleet, or import GeoJSON regions.",
+        abstract: "Move a single daemon's regions, devices, outputs and history into the fleet, or import GeoJSON regions.",
         discussion: """
             --db copies the SpatiaLite store's regions, devices (with their secrets' hashes: \
-            devices go on sending as before) and history (fixes and events; importing again \
+            devices go on sending as before), outputs (output nodes deliver the events from then \
+            on; the history is not sent again) and history (fixes and events; importing again \
             stores nothing twice). --regions imports GeoJSON files as `waymark regions import` \
             does. Workers reload the regions within a second.
             """)
@@ -40,7 +41,7 @@ struct FleetImportCommand: AsyncParsableCommand {
             if let database {
                 let report = try await FleetImport.importStore(at: database, into: fleet, logger: logger)
                 print(
-                    "imported \(report.regions) regions and \(report.devices) devices from \(database), "
+                    "imported \(report.regions) regions, \(report.devices) devices and \(report.outputs) outputs from \(database), "
                         + "with \(report.fixes) fixes and \(report.events) events of history")
             }
             if !decoded.isEmpty {

@@ -6,12 +6,12 @@ import WaymarkFleet
 
 extension FleetRole: ExpressibleByArgument {}
 
-/// `waymark serve --fleet --role ingest|worker`: one node of a fleet instead of the single daemon.
+/// `waymark serve --fleet --role ingest|worker|output`: one node of a fleet instead of the single daemon.
 struct ServeFleetOptions: ParsableArguments {
     @Flag(help: "Run as one node of a fleet on PostgreSQL/PostGIS and NATS JetStream instead of the single daemon.")
     var fleet = false
 
-    @Option(help: "With --fleet: ingest (devices' fixes onto the bus) or worker (partitions of devices into PostGIS).")
+    @Option(help: "With --fleet: ingest (devices' fixes onto the bus), worker (partitions of devices into PostGIS) or output (webhooks and MQTT from the events).")
     var role: FleetRole?
 
     @Option(help: "With --fleet: this node's name, unique in the fleet (default: ROLE@HOSTNAME:PID).")
@@ -23,11 +23,12 @@ struct ServeFleetOptions: ParsableArguments {
     @OptionGroup var connection: FleetConnectionOptions
 
     func validate(alone: Bool) throws {
-        guard role != nil else { throw ValidationError("--fleet needs --role ingest or --role worker") }
+        guard role != nil else { throw ValidationError("--fleet needs --role ingest, worker or output") }
         guard alone else {
             throw ValidationError("--fleet takes its settings from --postgres, --nats and --listen; the single daemon's options do not apply")
         }
         if let partitions, !(1...4096).contains(partitions) { throw ValidationError("--partitions must be 1…4096") }
+        if role == .output && partitions != nil { throw ValidationError("--partitions is for ingest and worker nodes; output nodes read every partition") }
         if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
     }
 

@@ -48,6 +48,8 @@ seconds=$([ "$repeat" = 1 ] && echo 5 || echo 20)
 /usr/bin/python3 Benchmarks/http_ingest.py "$waymark" --seconds "$seconds" --batch 10
 echo "# Fleet: the same phones through an ingest node, NATS JetStream and 1 or 2 workers into PostGIS" >&2
 /usr/bin/python3 Benchmarks/fleet_ingest.py "$waymark" --workers 1,2 --seconds "$seconds" --devices 1000
+echo "# Fleet outputs: the same with an output node delivering region and state events to a webhook, then a 20,000-event backlog" >&2
+/usr/bin/python3 Benchmarks/fleet_ingest.py "$waymark" --workers 1 --output-nodes 1 --seconds "$seconds" --devices 1000
 echo "# Devices: 10,000 OwnTracks devices over MQTT through mosquitto, one fix each every 5 s" >&2
 /usr/bin/python3 Benchmarks/mqtt_ingest.py "$waymark" --devices 10000 --interval 5 --seconds "$([ "$repeat" = 1 ] && echo 30 || echo 600)"
 

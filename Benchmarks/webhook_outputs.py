@@ -20,9 +20,10 @@ the sender's; each `tst` is its send time with milliseconds.
    device's arrived in its order (by `sequence`, and by the transitions' own order).
 Prints one JSON object.
 """
-import argparse, asyncio, datetime, hashlib, hmac, http.client, json, os, shutil, subprocess, tempfile, threading, time
+import argparse, datetime, http.client, json, os, shutil, subprocess, tempfile, time
 
 from benchkit import add_devices, free_port, percentile, stop
+from webhook_sink import Receiver
 
 parser = argparse.ArgumentParser()
 parser.add_argument("waymark")
@@ -32,51 +33,6 @@ parser.add_argument("--seconds", type=float, default=20)
 parser.add_argument("--backlog", type=int, default=20000)
 parser.add_argument("--down", type=float, default=10)
 args = parser.parse_args()
-
-
-class Receiver:
-    """A fast webhook receiver: keep-alive HTTP/1.1 on asyncio, 204 to everything while up."""
-
-    def __init__(self, port, secret):
-        self.port, self.secret = port, secret
-        self.arrivals = []  # (arrival, event)
-        self.bad_signatures = 0
-        self.loop = asyncio.new_event_loop()
-        self.server = None
-        threading.Thread(target=self.loop.run_forever, daemon=True).start()
-
-    async def handle(self, reader, writer):
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                headers = dict(line.split(": ", 1) for line in head.decode().split("\r\n")[1:] if ": " in line)
-                body = await reader.readexactly(int(headers.get("Content-Length", "0")))
-                arrived = time.time()
-                event = json.loads(body)
-                if len(self.arrivals) % 100 == 0:
-                    fields = dict(p.split("=", 1) for p in headers.get("Waymark-Signature", "").split(","))
-                    expected = hmac.new(self.secret.encode(), fields["t"].encode() + b"." + body, hashlib.sha256).hexdigest()
-                    if not hmac.compare_digest(expected, fields.get("v1", "")):
-                        self.bad_signatures += 1
-                self.arrivals.append((arrived, event))
-                writer.write(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    def start(self):
-        async def up():
-            self.server = await asyncio.start_server(self.handle, "127.0.0.1", self.port)
-        asyncio.run_coroutine_threadsafe(up(), self.loop).result()
-
-    def stop(self):
-        async def down():
-            self.server.close()
-            self.server.close_clients() if hasattr(self.server, "close_clients") else None
-            await self.server.wait_closed()
-        asyncio.run_coroutine_threadsafe(down(), self.loop).result(30)
 
 
 def transition(device, number):

@@ -140,6 +140,136 @@ import WaymarkTestSupport
         print("fleet outputs: \(count) events, \(redelivered) redelivered to the webhook after the SIGKILL")
     }
 
+    /// Home Assistant's and OwnTracks' formats from a fleet: the output node reads who is inside
+    /// each region, the regions' names, the devices' users and fixes from PostgreSQL, and publishes
+    /// the devices' positions from the fix stream, thinned to one per 20 s (Home Assistant) or
+    /// 10 s (OwnTracks) of fix time, never losing a device's last.
+    @Test func homeAssistantAndOwnTracksGetPresenceTransitionsAndThinnedPositions() async throws {
+        let directory = try TemporaryDirectory()
+        let brokerPort = try freeLoopbackPort()
+        let configuration = try directory.write("mosquitto.conf", "listener \(brokerPort) 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        let broker = try BackgroundProcess(URL(fileURLWithPath: "/usr/sbin/mosquitto"), ["-c", configuration])
+        let log = directory.path("mqtt.jsonl")
+        let consumer = try BackgroundProcess(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            ["-c",
+             """
+             import json, sys
+             import paho.mqtt.client as mqtt
+             def on_message(client, userdata, message):
+                 with open(sys.argv[2], "a") as out:
+                     out.write(json.dumps({"topic": message.topic, "payload": message.payload.decode()}) + "\\n")
+             client = mqtt.Client(client_id="home-assistant", clean_session=True)
+             client.on_connect = lambda c, u, f, rc: [c.subscribe(t, qos=1) for t in ("homeassistant/#", "hass/#", "owntracks/#")]
+             client.on_message = on_message
+             client.connect("127.0.0.1", int(sys.argv[1]))
+             client.loop_forever()
+             """, "\(brokerPort)", log])
+        try await broker.whileRunning {
+            try await consumer.whileRunning {
+                try #require(try await BackgroundProcess.waitUntil(timeout: 20) { loopbackAccepts(port: brokerPort) })
+                try await Task.sleep(for: .milliseconds(500))  // the consumer's subscriptions
+                let rig = try await FleetTests.Rig.start(workers: 1, outputNodes: 1) { db in
+                    for arguments in [
+                        ["hass", "--mqtt", "mqtt://127.0.0.1:\(brokerPort)/hass", "--home-assistant", "--location-seconds", "20"],
+                        ["tracks", "--mqtt", "mqtt://127.0.0.1:\(brokerPort)/owntracks", "--owntracks"],
+                    ] {
+                        let added = try await runWaymark(["outputs", "add"] + arguments + ["--db", db])
+                        try #require(added.status == 0, "\(added.stderr)")
+                    }
+                }
+                do {
+                    try await checkHomeAssistantAndOwnTracks(rig, log: log)
+                } catch {
+                    try? await rig.stop()
+                    throw error
+                }
+                try await rig.stop()
+            }
+        }
+    }
+
+    private func checkHomeAssistantAndOwnTracks(_ rig: FleetTests.Rig, log: String) async throws {
+        let total = try await rig.feed().fixes
+        try await rig.waitForFixes(total)
+        try await rig.expectEveryEventPublishedOnce()
+        let lastFix = Dictionary(
+            uniqueKeysWithValues: try await rig.sql("SELECT device || ' ' || to_char(max(time) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM fixes GROUP BY device")
+                .map { line in (String(line.split(separator: " ")[0]), String(line.split(separator: " ")[1])) })
+        #expect(lastFix.count == 3)
+        func lines() -> [(topic: String, payload: String)] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                guard let line = try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] else { return nil }
+                return (line["topic"] ?? "", line["payload"] ?? "")
+            }
+        }
+        func positions(of device: String) -> [[String: Any]] {
+            lines().filter { $0.topic == "hass/device/\(HomeAssistantID.of(device))/location" }.compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any]
+            }
+        }
+        // The trailing position of each device falls due 20 s after the last one went out.
+        let caughtUp = try await BackgroundProcess.waitUntil(timeout: 90) {
+            lastFix.allSatisfy { device, time in positions(of: device).last?["time"] as? String == time }
+        }
+        #expect(caughtUp, "every device's last fix is its last position: \(lastFix)")
+        let seen = lines()
+
+        // Home Assistant: a presence sensor for each region, a tracker for each device before its
+        // first position, positions at least 20 s of fix time apart but for the trailing one.
+        let regions = try await rig.sql("SELECT identifier FROM regions ORDER BY identifier")
+        #expect(regions.count == 5)
+        for region in regions {
+            #expect(seen.contains { $0.topic == "homeassistant/binary_sensor/waymark_region_\(HomeAssistantID.of(region))/config" }, "\(region)")
+        }
+        for device in lastFix.keys {
+            let id = HomeAssistantID.of(device)
+            let config = seen.firstIndex { $0.topic == "homeassistant/device_tracker/waymark_\(id)/config" }
+            let first = seen.firstIndex { $0.topic == "hass/device/\(id)/location" }
+            #expect(config != nil && first != nil && config! < first!, "\(device)'s tracker is announced first")
+            let times = positions(of: device).compactMap { ($0["time"] as? String).flatMap(Self.seconds) }
+            #expect(times.count > 125 && times.count < 160, "\(device): \(times.count) positions")
+            let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+            #expect(gaps.dropLast().allSatisfy { $0 >= 20 } && gaps.allSatisfy { $0 > 0 }, "\(device): \(gaps)")
+        }
+        // Each region's presence ends as PostgreSQL has it.
+        for region in regions {
+            let inside = try await rig.sql("SELECT device FROM region_state WHERE region = '\(region)' AND inside ORDER BY device")
+            let states = seen.filter { $0.topic == "hass/region/\(HomeAssistantID.of(region))/state" }.map(\.payload)
+            #expect(states.last == (inside.isEmpty ? "OFF" : "ON"), "\(region): \(states) with \(inside) inside")
+            let attributes = seen.last { $0.topic == "hass/region/\(HomeAssistantID.of(region))/attributes" }
+            let devices = attributes.flatMap { try? JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any] }?["devices"] as? [String]
+            #expect(devices == inside, "\(region)")
+        }
+
+        // OwnTracks: each device's transitions under its user, as the fleet committed them.
+        for device in lastFix.keys {
+            let committed = try await rig.sql(
+                "SELECT record::jsonb ->> 'transition' FROM events WHERE device = '\(device)' AND kind = 'region' AND record::jsonb ->> 'transition' <> 'dwell' ORDER BY sequence, split_part(id, '/', 3)::int")
+            let sent = seen.filter { $0.topic == "owntracks/\(device)/\(device)/event" }.compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any])?["event"] as? String
+            }
+            #expect(sent == committed.map { $0 == "exit" ? "leave" : $0 }, "\(device): \(sent) vs \(committed)")
+            let located = seen.filter { $0.topic == "owntracks/\(device)/\(device)" }.compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any])?["tst"] as? Int
+            }
+            let gaps = zip(located.dropFirst(), located).map { $0 - $1 }
+            #expect(located.count > 250 && located.count < 320 && gaps.dropLast().allSatisfy { $0 >= 10 }, "\(device): \(located.count) positions")
+            #expect(located.last.map { String($0) } == Self.seconds(lastFix[device] ?? "").map { String($0) }, "\(device)'s last fix")
+        }
+        let on = seen.filter { $0.topic.hasPrefix("hass/region/") && $0.topic.hasSuffix("/state") && $0.payload == "ON" }.count
+        #expect(on > 0, "someone was inside a region at some point")
+        print(
+            "fleet Home Assistant: positions \(lastFix.keys.sorted().map { "\($0) \(positions(of: $0).count)" }), "
+                + "\(on) presence states ON, \(seen.count) messages")
+    }
+
+    /// Seconds since the epoch of an RFC 3339 time of whole seconds.
+    static func seconds(_ time: String) -> Int? {
+        let formatter = ISO8601DateFormatter()
+        return formatter.date(from: time).map { Int($0.timeIntervalSince1970) }
+    }
+
     /// Output → the live output node delivering it.
     private func ownersOfOutputs(_ rig: FleetTests.Rig) async throws -> [String: String] {
         var owners: [String: String] = [:]
@@ -151,5 +281,18 @@ import WaymarkTestSupport
             return owners.count == 2 && Set(owners.values).count == 2
         }
         return owners
+    }
+}
+
+/// Home Assistant's object id of a name, as docs/outputs.md gives it: every character but a–z,
+/// 0–9 and `_` made `_`, then, if that changed anything, `_` and FNV-1a of the name in 8 hex digits.
+enum HomeAssistantID {
+    static func of(_ name: String) -> String {
+        let safe = String(name.unicodeScalars.map { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" ? Character($0) : "_" })
+        guard safe != name else { return safe }
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let hex = String(hash, radix: 16)
+        return safe + "_" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 }

@@ -1,7 +1,6 @@
 import Synchronization
 import WaymarkCore
 import WaymarkOutputs
-import WaymarkStore
 
 extension OutputChannel {
     /// Home Assistant's MQTT discovery (`HomeAssistantFormat`), everything retained: before
@@ -26,7 +25,7 @@ extension OutputChannel {
         @Sendable func presence(of region: String, name: String?) async -> DeliveryOutcome {
             let inside: [String]
             do {
-                inside = try await context.store.offPool { try $0.devicesInside(region: region) }
+                inside = try await context.lookups.devicesInside(region: region)
             } catch {
                 return .failed("reading who is inside '\(region)': \(error)")
             }
@@ -58,7 +57,7 @@ extension OutputChannel {
             prepare: {
                 let regions: [(identifier: String, name: String?, beacon: Bool)]
                 do {
-                    regions = try await context.store.offPool { try $0.presenceRegions() }
+                    regions = try await context.lookups.presenceRegions()
                 } catch {
                     context.logger.error("Cannot read the regions for Home Assistant", metadata: ["output": "\(output.name)", "error": "\(error)"])
                     return

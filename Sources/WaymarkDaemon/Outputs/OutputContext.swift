@@ -1,13 +1,11 @@
 import Logging
 import WaymarkCore
 import WaymarkOutputs
-import WaymarkStore
 
-/// What output channels look up while they deliver: a device's user (OwnTracks' topics), its
-/// fix at an event, who is inside a region; off the cooperative pool, failures logged.
+/// What output channels need while they deliver besides their receiver: the lookups of the
+/// formats that publish more than the event, the activity counters, the origin, the network meter.
 struct OutputContext: Sendable {
-    let store: WaymarkStore
-    let directory: DeviceDirectory
+    let lookups: any OutputLookups
     let activity: OutputActivity
     /// The CloudEvents `source`, and the origin OwnTracks messages carry.
     let source: String
@@ -15,18 +13,7 @@ struct OutputContext: Sendable {
     var network: NetworkMeter? = nil
     let logger: Logger
 
-    /// The device's user; a device the store does not know is its own user, as `devices add`
-    /// defaults it.
-    func user(of device: String) async -> String {
-        ((try? await directory.device(named: device)) ?? nil)?.user ?? device
-    }
+    func user(of device: String) async -> String { await lookups.user(of: device) }
 
-    func fix(of device: String, atOrBefore time: Timestamp) async -> OutputFix? {
-        do {
-            return try await store.offPool { try $0.fix(of: device, atOrBefore: time) }
-        } catch {
-            logger.error("Cannot read a device's fix for an output", metadata: ["device": "\(device)", "error": "\(error)"])
-            return nil
-        }
-    }
+    func fix(of device: String, atOrBefore time: Timestamp) async -> OutputFix? { await lookups.fix(of: device, atOrBefore: time) }
 }

@@ -81,7 +81,8 @@ public final class OutputService: Service, Sendable {
             return []
         }
         let context = OutputContext(
-            store: store, directory: directory, activity: activity, source: source, network: network, logger: logger)
+            lookups: StoreOutputLookups(store: store, directory: directory, logger: logger), activity: activity, source: source,
+            network: network, logger: logger)
         return outputs.compactMap { output in
             guard let channel = channel(for: output, sender: sender, context: context) else { return nil }
             let events = OutputWorker(output: output, store: store, send: channel.sendEvent, source: source, activity: activity, logger: logger)

@@ -4,8 +4,9 @@ import NIOPosix
 import WaymarkOutputs
 
 /// Delivery for callers that keep their own cursor and dead letters (the fleet's output nodes,
-/// docs/fleet.md): the single daemon's webhook and MQTT channels, its retry and backoff, and
-/// none of its store. One shared HTTP client for every webhook; `shutdown()` once done.
+/// docs/fleet.md): the single daemon's webhook and MQTT channels in every format, its retry and
+/// backoff, and none of its store (the caller's `OutputLookups` instead). One shared HTTP client
+/// for every webhook; `shutdown()` once done.
 public final class OutputTransport: Sendable {
     /// How one event's delivery ended.
     public enum Result: Sendable, Equatable {
@@ -34,12 +35,8 @@ public final class OutputTransport: Sendable {
     }
 
     /// One output's channel, started (an MQTT output's client connects in the background).
-    /// CloudEvents only: OwnTracks' and Home Assistant's formats look up fixes, users and
-    /// presence in the single daemon's store.
-    public func delivery(for output: Output) throws -> OutputDelivery {
-        guard output.format == .cloudEvents else {
-            throw Refusal(description: "the \(output.format.rawValue) format is delivered by the single daemon only; fleet outputs send CloudEvents")
-        }
+    /// `lookups` answers what the OwnTracks and Home Assistant formats look up.
+    public func delivery(for output: Output, lookups: any OutputLookups) throws -> OutputDelivery {
         let retry = DeliveryRetry(output: output.name, keep: .seconds(output.keepSeconds), activity: activity, logger: logger)
         switch output.kind {
         case .webhook(let url):
@@ -51,15 +48,12 @@ public final class OutputTransport: Sendable {
             case .success(let parsed): target = parsed
             case .failure(let error): throw Refusal(description: "\(url): \(error)")
             }
-            let sender: MQTTSender
+            let context = OutputContext(lookups: lookups, activity: activity, source: source, logger: logger)
             do {
-                sender = try MQTTSender.start(output, target: target, logger: logger)
+                return OutputDelivery(channel: try .mqtt(output, target: target, context: context), retry: retry, source: source)
             } catch {
                 throw Refusal(description: "\(url): \(error)")
             }
-            var channel = OutputChannel(sendEvent: { body, event in await sender.send(body, topic: target.topic(for: event)) })
-            channel.close = { sender.publisher.stop() }
-            return OutputDelivery(channel: channel, retry: retry, source: source)
         }
     }
 
@@ -68,20 +62,37 @@ public final class OutputTransport: Sendable {
     }
 }
 
-/// One output's events, each sent as a CloudEvent and retried until the receiver takes it, the
-/// output's keep time passes, it says 410 or the task is cancelled.
+/// One output's events (a CloudEvent, or the format's own messages) and, for the formats that
+/// publish them, positions; each retried until the receiver takes it, the output's keep time
+/// passes, it says 410 or the task is cancelled.
 public struct OutputDelivery: Sendable {
     let channel: OutputChannel
     let retry: DeliveryRetry
     let source: String
 
+    /// Whether the output also publishes the devices' fixes as positions (`publish(_:)`).
+    public var publishesLocations: Bool { channel.publishLocation != nil }
+
+    /// What the channel does before the first delivery (Home Assistant's discovery of the regions).
+    public func prepare() async { await channel.prepare() }
+
     public func deliver(_ event: OutputEvent) async -> OutputTransport.Result {
         let body = CloudEvent.json(event, source: source)
-        switch await retry.run({ await channel.sendEvent(body, event) }) {
-        case .delivered: return .delivered
-        case .gaveUp(let reason): return .gaveUp(reason)
-        case .gone(let reason): return .gone(reason)
-        case .cancelled: return .cancelled
+        return Self.result(await retry.run({ await channel.sendEvent(body, event) }))
+    }
+
+    /// Publishes one position; `.delivered` at once for formats that publish none.
+    public func publish(_ fix: OutputFix) async -> OutputTransport.Result {
+        guard let publish = channel.publishLocation else { return .delivered }
+        return Self.result(await retry.run({ await publish(fix) }))
+    }
+
+    private static func result(_ result: DeliveryRetry.Result) -> OutputTransport.Result {
+        switch result {
+        case .delivered: .delivered
+        case .gaveUp(let reason): .gaveUp(reason)
+        case .gone(let reason): .gone(reason)
+        case .cancelled: .cancelled
         }
     }
 

@@ -52,4 +52,10 @@ public enum FleetSubjects {
 
     /// The durable consumer of an output: its name as a consumer name allows (no `.`).
     static func consumer(output: String) -> String { "output-" + token(output) }
+
+    /// The durable consumer of the fixes an output publishes as positions.
+    static func positionConsumer(output: String) -> String { "output-" + token(output) + "-positions" }
+
+    /// What an output's position consumer takes: every partition's fixes.
+    static let allFixes = "\(fixRoot).>"
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import ServiceLifecycle
 import WaymarkDaemon
 import WaymarkNATS
@@ -31,7 +30,7 @@ public struct FleetOutputNode: Service {
             lockKey: { Int32(bitPattern: StableHash.fnv1a($0)) }, logger: logger)
         let transport = OutputTransport(logger: logger)
         let runners = OutputRunners()
-        let refused = RefusedOutputs()
+        let lookups = FleetOutputLookups(database: database)
         let started = Date()
         logger.notice("output node started", metadata: ["name": "\(settings.name)"])
         do {
@@ -42,10 +41,11 @@ public struct FleetOutputNode: Service {
                         outputs: await runners.names)
                     try await leases.check()
                     try bus.check()
-                    let outputs = try await database.outputs().filter { $0.disabled == nil && refused.accepts($0, logger: logger) }
+                    let outputs = try await database.outputs().filter { $0.disabled == nil }
                     let live = max(1, try await database.liveNodes(role: FleetRole.output.rawValue))
                     try await rebalance(
-                        outputs, share: (outputs.count + live - 1) / live, leases: leases, runners: runners, bus: bus, transport: transport)
+                        outputs, share: (outputs.count + live - 1) / live, leases: leases, runners: runners, bus: bus,
+                        delivery: { try transport.delivery(for: $0, lookups: lookups) })
                     try await Task.sleep(for: settings.tick)
                 }
             }
@@ -61,7 +61,7 @@ public struct FleetOutputNode: Service {
     /// outputs up to it. An output's lock is released only after its consumer has stopped.
     private func rebalance(
         _ outputs: [Output], share: Int, leases: AdvisoryLeases<String>, runners: OutputRunners, bus: FleetBus,
-        transport: OutputTransport
+        delivery makeDelivery: (Output) throws -> OutputDelivery
     ) async throws {
         let wanted = Dictionary(uniqueKeysWithValues: outputs.map { ($0.name, $0) })
         var owned = await leases.owned
@@ -92,16 +92,20 @@ public struct FleetOutputNode: Service {
             guard !owned.contains(output.name), try await leases.tryAcquire(output.name) else { continue }
             let delivery: OutputDelivery
             do {
-                delivery = try transport.delivery(for: output)
+                delivery = try makeDelivery(output)
             } catch {
                 try await leases.release(output.name)
                 logger.error("cannot deliver an output", metadata: ["output": "\(output.name)", "error": "\(error)"])
                 continue
             }
             missing -= 1
+            let positions =
+                delivery.publishesLocations
+                ? PositionConsumer(output: output, jetStream: bus.jetStream, delivery: delivery, settings: settings, logger: logger) : nil
             await runners.start(
                 OutputConsumer(
-                    output: output, jetStream: bus.jetStream, database: database, delivery: delivery, settings: settings, logger: logger))
+                    output: output, jetStream: bus.jetStream, database: database, delivery: delivery, settings: settings, logger: logger),
+                positions: positions)
             logger.notice("output taken", metadata: ["output": "\(output.name)"])
         }
     }
@@ -113,21 +117,5 @@ public struct FleetOutputNode: Service {
         await bus.connection.close()
         try? await transport.shutdown()
         logger.notice("output node stopped", metadata: ["name": "\(settings.name)"])
-    }
-}
-
-/// Outputs a fleet cannot deliver (the formats that need the single daemon's store): said once
-/// per definition, then passed over.
-private final class RefusedOutputs: Sendable {
-    private let said = Mutex<Set<String>>([])
-
-    func accepts(_ output: Output, logger: Logger) -> Bool {
-        guard output.format != .cloudEvents else { return true }
-        if said.withLock({ $0.insert(output.name + "\n" + output.format.rawValue).inserted }) {
-            logger.error(
-                "output not delivered: fleet outputs send CloudEvents",
-                metadata: ["output": "\(output.name)", "format": "\(output.format.rawValue)"])
-        }
-        return false
     }
 }

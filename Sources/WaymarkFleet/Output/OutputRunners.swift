@@ -21,11 +21,20 @@ actor OutputRunners {
 
     func hasEnded(_ name: String) -> Bool { running[name]?.ended.isSet ?? false }
 
-    func start(_ consumer: OutputConsumer) {
+    /// Prepares the output's channel (Home Assistant's discovery), then runs its events and,
+    /// for the formats that publish them, its positions side by side. The output has ended when
+    /// its events have (its receiver answered 410).
+    func start(_ consumer: OutputConsumer, positions: PositionConsumer?) {
         let (stop, ended) = (StopSignal(), StopSignal())
         let task = Task {
-            await consumer.run(until: stop)
-            ended.set()
+            await consumer.delivery.prepare()
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    await consumer.run(until: stop)
+                    ended.set()
+                }
+                if let positions { group.addTask { await positions.run(until: stop) } }
+            }
         }
         running[consumer.output.name] = Running(output: consumer.output, task: task, stop: stop, ended: ended, delivery: consumer.delivery)
     }

@@ -10,11 +10,12 @@ extension FleetDatabase {
         let filter = String(decoding: try JSONEncoder().encode(output.filter), as: UTF8.self)
         try await client.query(
             """
-            INSERT INTO outputs (name, kind, url, format, secret, filter, keep_seconds, disabled, created_at)
+            INSERT INTO outputs (name, kind, url, format, secret, filter, keep_seconds, location_seconds, disabled, created_at)
             VALUES (\(output.name), \(output.kind.name), \(output.kind.url), \(output.format.rawValue), \(output.secret),
-                \(filter)::jsonb, \(output.keepSeconds), \(output.disabled), \(output.createdAt.date))
+                \(filter)::jsonb, \(output.keepSeconds), \(output.locationSeconds), \(output.disabled), \(output.createdAt.date))
             ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, url = excluded.url, format = excluded.format,
-                secret = excluded.secret, filter = excluded.filter, keep_seconds = excluded.keep_seconds
+                secret = excluded.secret, filter = excluded.filter, keep_seconds = excluded.keep_seconds,
+                location_seconds = excluded.location_seconds
             """, logger: logger)
     }
 
@@ -22,17 +23,17 @@ extension FleetDatabase {
     public func outputs() async throws -> [Output] {
         var outputs: [Output] = []
         let rows = try await client.query(
-            "SELECT name, kind, url, format, secret, filter::text, keep_seconds, disabled, created_at FROM outputs ORDER BY name",
+            "SELECT name, kind, url, format, secret, filter::text, keep_seconds, location_seconds, disabled, created_at FROM outputs ORDER BY name",
             logger: logger)
-        for try await (name, kind, url, format, secret, filter, keep, disabled, created)
-            in rows.decode((String, String, String, String, String, String, Int, String?, Date).self)
+        for try await (name, kind, url, format, secret, filter, keep, locationSeconds, disabled, created)
+            in rows.decode((String, String, String, String, String, String, Int, Int, String?, Date).self)
         {
             outputs.append(
                 Output(
                     name: name, kind: kind == "mqtt" ? .mqtt(url: url) : .webhook(url: url),
                     format: Output.Format(rawValue: format) ?? .cloudEvents, secret: secret,
                     filter: try JSONDecoder().decode(OutputFilter.self, from: Data(filter.utf8)), keepSeconds: keep,
-                    disabled: disabled, createdAt: Timestamp(date: created)))
+                    locationSeconds: locationSeconds, disabled: disabled, createdAt: Timestamp(date: created)))
         }
         return outputs
     }

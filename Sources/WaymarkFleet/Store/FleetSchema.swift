@@ -36,6 +36,7 @@ enum FleetSchema {
             secret text NOT NULL,
             filter jsonb NOT NULL,  -- OutputFilter, as the single daemon's store keeps it
             keep_seconds integer NOT NULL CHECK (keep_seconds > 0),
+            location_seconds integer NOT NULL CHECK (location_seconds >= 0),  -- positions' thinning
             disabled text,  -- why the output stopped (a receiver's 410); NULL while it delivers
             created_at timestamptz NOT NULL  -- its consumer starts with the events of this moment
         );

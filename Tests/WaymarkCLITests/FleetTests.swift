@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkCore
 import WaymarkTestSupport
 
 /// Fleet mode end to end (docs/fleet.md): real PostgreSQL/PostGIS and nats-server (started by
@@ -268,6 +269,83 @@ import WaymarkTestSupport
             #expect(try await rig.sql("SELECT round(ST_Area(geom::geography)) FROM regions WHERE identifier = 'pond'").first.flatMap(Double.init).map { abs($0 - .pi * 80 * 80) < 200 } == true, "PostGIS holds the circle as an 80 m buffer")
             let removed = try await runWaymark(["fleet", "import", "--postgres", rig.servers.postgresURL])
             #expect(removed.status != 0 && removed.stderr.contains("nothing to import"))
+        } catch {
+            try? await rig.stop()
+            throw error
+        }
+        try await rig.stop()
+    }
+
+    /// What a phone says about itself (OwnTracks transitions, waypoints, cards, last wills)
+    /// goes through the fleet in order with its fixes and is recorded as the single daemon
+    /// records it (OwnTracksMessagesTests has the same records), and published as events; the
+    /// phone is sent the fleet's regions as waypoints once, and again when they change.
+    @Test func aPhonesOwnReportsAreRecordedInOrderWithItsFixes() async throws {
+        let rig = try await Rig.start(workers: 1, partitions: 2)
+        do {
+            let walker = try #require(rig.devices.first { $0.name == "walker" })
+            let now = Int(Date().timeIntervalSince1970) - 600
+            let bodies = [
+                #"{"_type":"location","lat":47.36,"lon":8.68,"tst":\#(now),"tid":"wa"}"#,
+                #"{"_type":"transition","event":"enter","desc":"Plaza","rid":"plaza","lat":47.3,"lon":8.5,"tst":\#(now + 1),"wtst":1700000000,"acc":5,"t":"c","tid":"wa"}"#,
+                #"{"_type":"waypoint","desc":"Home","lat":47.1,"lon":8.1,"rad":50,"tst":1700000000,"rid":"h0me"}"#,
+                #"{"_type":"waypoints","waypoints":[{"_type":"waypoint","desc":"Office","lat":47.2,"lon":8.2,"rad":120,"tst":1700000100}]}"#,
+                #"{"_type":"card","name":"Walker","face":"iVBORw0KGgo=","tid":"wa"}"#,
+                #"[{"_type":"lwt","tst":1700000300},{"_type":"location","lat":47.361,"lon":8.681,"tst":\#(now + 30),"tid":"wa"}]"#,
+            ]
+            var replies: [String] = []
+            for body in bodies {
+                let sent = try await runProcess(
+                    URL(fileURLWithPath: "/usr/bin/curl"),
+                    ["--silent", "--show-error", "--write-out", "\\n%{http_code}", "-u", "walker:\(walker.secret)", "-H", "Content-Type: application/json",
+                     "-H", "X-Limit-U: walker", "-H", "X-Limit-D: walker", "--data-binary", body, "http://127.0.0.1:\(rig.ingestPort)/v1/owntracks"])
+                #expect(sent.stdoutLines.last == "200", "\(body): \(sent.stdout)\(sent.stderr)")
+                replies.append(sent.stdoutLines.dropLast().joined(separator: "\n"))
+            }
+            // The fleet's regions as waypoints, the first time only (docs/devices.md).
+            #expect(replies.first?.contains(#""action":"setWaypoints""#) == true, "\(replies)")
+            for region in try await rig.sql("SELECT identifier FROM regions") {
+                #expect(replies.first?.contains(#""rid":"\#(region)""#) == true, "\(region) in \(replies.first ?? "")")
+            }
+            #expect(replies.dropFirst().allSatisfy { $0 == "[]" }, "\(replies)")
+            try await rig.waitForFixes(2)
+            let reported = try await BackgroundProcess.waitUntil(timeout: 30) {
+                try await rig.sql("SELECT count(*) FROM events WHERE device = 'walker' AND kind LIKE 'reported%'") == ["5"]
+            }
+            #expect(reported, "five reports recorded")
+            let records = try await rig.sql(
+                "SELECT record FROM events WHERE device = 'walker' AND kind LIKE 'reported%' ORDER BY sequence, split_part(id, '/', 3)::int")
+            let kinds = records.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["kind"] as? String }
+            #expect(kinds == ["reportedRegion", "reportedWaypoint", "reportedWaypoint", "reportedCard", "reportedOffline"], "\(records)")
+            let rfc3339 = { (seconds: Int) in Timestamp(secondsSince1970: Double(seconds)).rfc3339 }
+            #expect(records.first?.hasPrefix(#"{"kind":"reportedRegion","transition":"enter","region":"plaza","time":"\#(rfc3339(now + 1))""#) == true, "\(records)")
+            #expect(records.contains { $0.contains(#""region":"h0me","#) && $0.hasSuffix(#""created":"\#(rfc3339(1700000000))","description":"Home","latitude":47.1,"longitude":8.1,"radius":50}"#) }, "\(records)")
+            #expect(records.contains { $0.contains(#""name":"Walker","trackerID":"wa"}"#) && !$0.contains("iVBOR") }, "\(records)")
+            #expect(records.last?.hasSuffix(#""connectedAt":"\#(rfc3339(1700000300))"}"#) == true, "\(records)")
+            try await rig.expectEveryEventPublishedOnce()
+            // Sent again (a phone that did not hear the answer): stored once.
+            let again = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/curl"),
+                ["--silent", "-u", "walker:\(walker.secret)", "-H", "Content-Type: application/json", "-H", "X-Limit-U: walker", "-H", "X-Limit-D: walker",
+                 "--data-binary", bodies[1], "http://127.0.0.1:\(rig.ingestPort)/v1/owntracks"])
+            #expect(again.status == 0)
+            try await Task.sleep(for: .seconds(2))
+            #expect(try await rig.sql("SELECT count(*) FROM events WHERE device = 'walker' AND kind = 'reportedRegion'") == ["1"])
+            // New regions: sent again, once.
+            let file = try rig.directory.write(
+                "pond.geojson",
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"pond","geometry":{"type":"Point","coordinates":[8.68,47.36]},"properties":{"radius":80}}]}"#)
+            _ = try await rig.waymark(["fleet", "import", "--regions", file])
+            var afterImport: [String] = []
+            let resent = try await BackgroundProcess.waitUntil(timeout: 10) {
+                let answer = try await runProcess(
+                    URL(fileURLWithPath: "/usr/bin/curl"),
+                    ["--silent", "-u", "walker:\(walker.secret)", "-H", "Content-Type: application/json", "-H", "X-Limit-U: walker",
+                     "-H", "X-Limit-D: walker", "--data-binary", bodies[0], "http://127.0.0.1:\(rig.ingestPort)/v1/owntracks"])
+                afterImport.append(answer.stdout)
+                return answer.stdout.contains(#""rid":"pond""#)
+            }
+            #expect(resent, "\(afterImport)")
         } catch {
             try? await rig.stop()
             throw error

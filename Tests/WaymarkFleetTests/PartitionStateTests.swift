@@ -107,6 +107,28 @@ import WaymarkTestSupport
         #expect(database.records("a") == (try Self.singleEngine()))
     }
 
+    /// A device's own report is recorded as its event, in order with its fixes, and a
+    /// redelivered one is not recorded again.
+    @Test func aReportIsRecordedInOrderAndOnce() throws {
+        let fixes = try Self.inputs(device: "a", firstSequence: 1, every: 2)
+        let record = #"{"kind":"reportedRegion","transition":"enter","region":"home","time":"2026-06-01T08:00:10Z"}"#
+        let report = PartitionState.Input(
+            sequence: 4,
+            payload: .report(
+                ReportPayload(
+                    device: "a", time: Timestamp(rfc3339: "2026-06-01T08:00:10Z")!, kind: .reportedRegion, region: "home", record: record)))
+        let inputs = [fixes[0], fixes[1], report, fixes[2]]
+        var state = PartitionState(monitors: try Self.monitors(), regionsVersion: 1)
+        state.admit("a", from: Database().resume("a"))
+        let batch = state.apply(inputs)
+        #expect(batch.fixes.count == 3, "a report is not a fix")
+        let mine = batch.events.filter { $0.kind == "reportedRegion" }
+        #expect(mine.count == 1 && mine[0].record == record && mine[0].sequence == 4 && mine[0].region == "home")
+        #expect(batch.lastSequence["a"] == 5)
+        #expect(state.apply([report]).events.isEmpty, "a redelivered report is not recorded again")
+        #expect(try ReportPayload.decode(report.payloadReport!.encoded()) == report.payloadReport)
+    }
+
     /// A new owner for every batch resumes from what the batches wrote: every transition is
     /// reported once, in order. A crossing still awaiting confirmation at a handover is not
     /// part of the saved state (docs/fleet.md, "Failover"): the next owner confirms it from its
@@ -154,5 +176,12 @@ import WaymarkTestSupport
         #expect(decoded == payload)
         #expect(decoded.fix == fix)
         #expect(throws: (any Error).self) { try FixPayload.decode(Array(#"{"d":"x","t":"soon"}"#.utf8)) }
+    }
+}
+
+extension PartitionState.Input {
+    var payloadReport: ReportPayload? {
+        if case .report(let report) = payload { return report }
+        return nil
     }
 }

@@ -14,7 +14,7 @@ extension OwnTracksMessage {
     /// - `transition`, `waypoint(s)`, `lwt`, `card`: a record of what the device reported
     ///   (`reportedRegion`, `reportedWaypoint`, `reportedOffline`, `reportedCard`), which
     ///   handlers are not given.
-    func sourceEvents(received: Timestamp) -> [SourceEvent] {
+    public func sourceEvents(received: Timestamp) -> [SourceEvent] {
         switch self {
         case .location(let location):
             return [.fix(location.fix)]

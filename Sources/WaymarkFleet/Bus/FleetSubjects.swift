@@ -25,6 +25,13 @@ public enum FleetSubjects {
         "\(fixRoot).\(partition(of: device, among: partitions)).\(token(device))"
     }
 
+    /// The subject of what `device` reports about itself: its fix subject and `.r`, so reports
+    /// and fixes share the partition and its order.
+    static func report(device: String, partitions: Int) -> String { fix(device: device, partitions: partitions) + ".r" }
+
+    /// Whether a message on the fix stream is a report rather than a fix.
+    static func isReport(_ subject: String) -> Bool { subject.hasSuffix(".r") }
+
     /// What partition `p`'s consumer takes.
     static func fixes(partition: Int) -> String { "\(fixRoot).\(partition).>" }
 

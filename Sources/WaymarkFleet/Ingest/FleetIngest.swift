@@ -1,21 +1,23 @@
+import Foundation
 import Logging
 import WaymarkAPI
 import WaymarkCore
+import WaymarkDaemon
 import WaymarkDevices
 import WaymarkNATS
+import WaymarkOutputs
 import WaymarkSources
 
-/// An ingest node's view of the fleet (docs/fleet.md): devices from PostgreSQL, fixes onto the
-/// bus. A request is answered 200 once JetStream has stored every fix of it, so a device that
-/// hears 200 never needs to send them again; each fix's message id (device and time) makes a
-/// resent one a duplicate JetStream drops within its two-minute window.
-///
-/// Fixes without a time are not published: every network protocol carries one, and a fix the
-/// partition cannot order has no place in the history.
+/// An ingest node's view of the fleet (docs/fleet.md): devices from PostgreSQL, fixes and
+/// reports onto the bus, pipelined in order (the partition's order is the order the device sent
+/// them in). A request is answered 200 once JetStream has stored every message of it, so a
+/// device that hears 200 never needs to send them again; each message's id (device and time) makes
+/// a resent one a duplicate JetStream drops within its two-minute window.
 struct FleetIngest: DeviceIngestBackend {
     let database: FleetDatabase
     let jetStream: JetStream
     let partitions: Int
+    let waypoints: WaypointsBoard
     let logger: Logger
 
     func device(named name: String) async throws -> Device? { try await database.device(named: name) }
@@ -23,27 +25,44 @@ struct FleetIngest: DeviceIngestBackend {
     func device(withSecret hash: DeviceSecret.Hash) async throws -> Device? { try await database.device(withSecret: hash) }
 
     func ingest(_ fixes: [Fix], device: String) async throws {
-        let subject = FleetSubjects.fix(device: device, partitions: partitions)
-        // Pipelined in order: the partition's order is the order the device sent them in.
-        let messages = fixes.compactMap { fix -> (payload: [UInt8], subject: String, messageID: String?)? in
-            guard let time = fix.time else { return nil }
-            return (FixPayload(device: device, fix: fix, time: time).encoded(), subject, "\(device)@\(time.nanosecondsSince1970)")
-        }
-        _ = try await jetStream.publish(messages)
+        _ = try await jetStream.publish(fixes.compactMap { message(for: $0, device: device) })
     }
 
-    /// OwnTracks locations as fixes. The device's own transitions, waypoints and cards are not
-    /// kept in fleet mode yet (docs/fleet.md).
+    /// OwnTracks messages in order: locations as fixes, transitions, waypoints, cards and last
+    /// wills as reports (`ReportPayload`), recorded by the device's worker as the single daemon
+    /// records them. Beacon sightings are passed over: a fleet has no beacon regions.
     func ingest(ownTracks messages: [OwnTracksMessage], device: String) async throws {
-        let fixes = messages.compactMap { message -> Fix? in
-            if case .location(let location) = message { return location.fix }
-            return nil
+        let received = Timestamp(date: Date())
+        let published = messages.flatMap { $0.sourceEvents(received: received) }.compactMap { event -> BusMessage? in
+            switch event {
+            case .fix(let fix):
+                return message(for: fix, device: device)
+            case .reported(let report):
+                let payload = ReportPayload(device: device, time: report.time, kind: report.kind, region: report.region, record: report.record)
+                let id = "\(device)@\(report.time.nanosecondsSince1970)/\(report.kind.rawValue)/\(StableHash.fnv1a(report.record))"
+                return (payload.encoded(), FleetSubjects.report(device: device, partitions: partitions), id)
+            default:
+                return nil
+            }
         }
-        try await ingest(fixes, device: device)
+        _ = try await jetStream.publish(published)
     }
 
-    /// Fleet mode does not send regions to phones yet: the reply is always empty.
-    func ownTracksReply(device: String) async throws -> String { OwnTracksReply.empty }
+    private typealias BusMessage = (payload: [UInt8], subject: String, messageID: String?)
+
+    /// A fix on the device's subject, its message id the device and time (nil without a time:
+    /// every network protocol carries one, and a fix the partition cannot order has no place in
+    /// the history).
+    private func message(for fix: Fix, device: String) -> BusMessage? {
+        guard let time = fix.time else { return nil }
+        return (
+            FixPayload(device: device, fix: fix, time: time).encoded(), FleetSubjects.fix(device: device, partitions: partitions),
+            "\(device)@\(time.nanosecondsSince1970)"
+        )
+    }
+
+    /// The fleet's regions as waypoints, once per version and device (`WaypointsBoard`).
+    func ownTracksReply(device: String) async throws -> String { await waypoints.reply(for: device) }
 
     func countRefusal(_ reason: String, device: String?) async {
         logger.info("request refused", metadata: ["reason": "\(reason)", "device": "\(device ?? "-")"])

@@ -5,7 +5,8 @@ import WaymarkAPI
 import WaymarkNATS
 
 /// An ingest node: the device listener (OwnTracks, OsmAnd; docs/devices.md) over `FleetIngest`.
-/// Stateless: run as many as the devices' traffic needs, behind one address.
+/// Stateless but for the regions it sends phones (`WaypointsBoard`): run as many as the
+/// devices' traffic needs, behind one address.
 public struct FleetIngestNode: Service {
     public struct Settings: Sendable {
         public var name: String
@@ -38,7 +39,9 @@ public struct FleetIngestNode: Service {
         let bus = try await FleetBus.connect(url: settings.natsURL, node: settings.name, logger: logger)
         let (nats, jetStream) = (bus.connection, bus.jetStream)
         let started = Date()
-        let backend = FleetIngest(database: database, jetStream: jetStream, partitions: partitions, logger: logger)
+        let waypoints = WaypointsBoard(database: database)
+        try await waypoints.refresh()
+        let backend = FleetIngest(database: database, jetStream: jetStream, partitions: partitions, waypoints: waypoints, logger: logger)
         var configuration = DeviceIngestServer.Configuration(host: settings.host, port: settings.port)
         configuration.onListening = settings.onListening
         let server = DeviceIngestServer(configuration: configuration, backend: backend, logger: logger)
@@ -46,10 +49,15 @@ public struct FleetIngestNode: Service {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await server.run() }
                 group.addTask {
+                    try await RegionsWatch.run(database.address, logger: logger, refresh: { try await waypoints.refresh() }) { _ in }
+                }
+                group.addTask {
                     try await cancelWhenGracefulShutdown {
                         while !Task.isCancelled {
                             try bus.check()
-                            try await database.heartbeat(name: settings.name, role: "ingest", startedAt: started, regionsVersion: 0, partitions: [])
+                            try await database.heartbeat(
+                                name: settings.name, role: FleetRole.ingest.rawValue, startedAt: started,
+                                regionsVersion: await waypoints.currentVersion)
                             try await Task.sleep(for: .seconds(1))
                         }
                     }

@@ -52,7 +52,9 @@ struct OutputConsumer: Sendable {
                     try await database.disableOutput(output.name, reason: reason)
                     return
                 case .cancelled:
-                    return  // redelivered to the next owner after the ack wait
+                    // Stopping mid-batch: it goes back at once, for the next owner to deliver again.
+                    for message in messages { try? await message.nak() }
+                    return
                 }
             } catch is CancellationError {
                 return

@@ -29,8 +29,16 @@ struct PositionConsumer: Sendable {
     }
 
     func run(until stop: StopSignal) async {
-        var thinning = LocationThinning(interval: Double(output.locationSeconds))
         var waiting: [String: JetStreamMessage] = [:]
+        await publish(until: stop, waiting: &waiting)
+        // Stopping: the fixes still waiting go back at once, so the next owner need not wait the
+        // ack wait out for them (a node that dies leaves them to the ack wait).
+        for message in waiting.values { try? await message.nak() }
+    }
+
+    /// `waiting`: each device's fix held back by the thinning, unacknowledged.
+    private func publish(until stop: StopSignal, waiting: inout [String: JetStreamMessage]) async {
+        var thinning = LocationThinning(interval: Double(output.locationSeconds))
         var ready = false
         while !Task.isCancelled && !stop.isSet {
             do {
@@ -43,7 +51,8 @@ struct PositionConsumer: Sendable {
                 }
                 // A pull waits at most `fetchWait`: waiting fixes fall due on time to within it.
                 for message in try await pull.next() {
-                    guard let fix = position(of: message), output.filter.devices.isEmpty || output.filter.devices.contains(fix.device) else {
+                    // Reports share the fix stream (`FleetSubjects.report`); they are events, not positions.
+                    guard !FleetSubjects.isReport(message.subject), let fix = position(of: message), output.filter.devices.isEmpty || output.filter.devices.contains(fix.device) else {
                         try await message.ack()
                         continue
                     }

@@ -44,7 +44,9 @@ public struct FleetWorker: Service {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await RegionsBoard.watch(database.address, board: regions, logger: logger) { _ in try? await heartbeat() }
+                    try await RegionsWatch.run(database.address, logger: logger, refresh: { try await regions.refresh() }) { _ in
+                        try? await heartbeat()
+                    }
                 }
                 group.addTask {
                     try await cancelWhenGracefulShutdown {

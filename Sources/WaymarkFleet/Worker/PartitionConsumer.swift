@@ -87,17 +87,20 @@ struct PartitionConsumer: Sendable {
         }
     }
 
-    /// The fixes of `messages`; a message that is not a fix is logged and skipped (it is
-    /// acknowledged with the batch: redelivering it would not make it readable).
+    /// The fixes and reports of `messages` (a report's subject ends in `.r`); a message that is
+    /// neither is logged and skipped (it is acknowledged with the batch: redelivering it would
+    /// not make it readable).
     private func decode(_ messages: [JetStreamMessage]) -> [PartitionState.Input] {
         messages.compactMap { message in
             do {
+                let payload: PartitionState.Input.Payload =
+                    FleetSubjects.isReport(message.subject)
+                    ? .report(try ReportPayload.decode(message.payload)) : .fix(try FixPayload.decode(message.payload))
                 return PartitionState.Input(
-                    sequence: message.streamSequence, payload: try FixPayload.decode(message.payload),
-                    queuedAt: Timestamp(nanosecondsSince1970: message.metadata.timestamp))
+                    sequence: message.streamSequence, payload: payload, queuedAt: Timestamp(nanosecondsSince1970: message.metadata.timestamp))
             } catch {
                 logger.error(
-                    "not a fix; skipped",
+                    "neither a fix nor a report; skipped",
                     metadata: ["subject": "\(message.subject)", "sequence": "\(message.streamSequence)", "error": "\(error)"])
                 return nil
             }

@@ -11,12 +11,34 @@ struct PartitionState: Sendable {
         var lastSequence: UInt64
     }
 
-    /// One fix from the bus, with its stream sequence.
+    /// One fix, or one report of a device about itself, from the bus, with its stream sequence.
     struct Input: Sendable {
+        enum Payload: Sendable {
+            case fix(FixPayload)
+            case report(ReportPayload)
+        }
+
         var sequence: UInt64
-        var payload: FixPayload
+        var payload: Payload
         /// When JetStream stored it.
         var queuedAt: Timestamp? = nil
+
+        init(sequence: UInt64, payload: FixPayload, queuedAt: Timestamp? = nil) {
+            self.init(sequence: sequence, payload: .fix(payload), queuedAt: queuedAt)
+        }
+
+        init(sequence: UInt64, payload: Payload, queuedAt: Timestamp? = nil) {
+            self.sequence = sequence
+            self.payload = payload
+            self.queuedAt = queuedAt
+        }
+
+        var device: String {
+            switch payload {
+            case .fix(let fix): fix.device
+            case .report(let report): report.device
+            }
+        }
     }
 
     private(set) var monitors: RegionMonitors
@@ -30,7 +52,7 @@ struct PartitionState: Sendable {
 
     /// Devices among `inputs` this state has no pipeline for.
     func unknownDevices(in inputs: [Input]) -> Set<String> {
-        Set(inputs.map(\.payload.device).filter { cursors[$0] == nil })
+        Set(inputs.map(\.device).filter { cursors[$0] == nil })
     }
 
     /// Starts `device`'s pipeline where the database says it stands.
@@ -52,14 +74,30 @@ struct PartitionState: Sendable {
     /// Runs `inputs` through their devices' pipelines, in order. Inputs at or below a device's
     /// last sequence were applied before (a redelivery): they do not run again, but their fixes
     /// stay in the batch, so that history has every fix even if one ever came out of order
-    /// (storing is idempotent). Every device must have been admitted.
+    /// (storing is idempotent). A report is recorded as its event, as the single daemon records
+    /// it. Every device must have been admitted.
     mutating func apply(_ inputs: [Input]) -> FleetBatch {
         var batch = FleetBatch()
         for input in inputs {
-            let device = input.payload.device
+            let device = input.device
             guard var cursor = cursors[device] else { preconditionFailure("device \(device) not admitted") }
-            let fix = input.payload.fix
-            let time = Timestamp(nanosecondsSince1970: input.payload.t)
+            let payload: FixPayload
+            switch input.payload {
+            case .fix(let fix):
+                payload = fix
+            case .report(let report):
+                guard input.sequence > cursor.lastSequence else { continue }
+                batch.events.append(
+                    FleetBatch.StoredEvent(
+                        id: "\(device)/\(input.sequence)/0", device: device, time: report.time, kind: report.k, region: report.g,
+                        sequence: Int64(input.sequence), record: report.r))
+                cursor.lastSequence = input.sequence
+                cursors[device] = cursor
+                batch.lastSequence[device] = input.sequence
+                continue
+            }
+            let fix = payload.fix
+            let time = Timestamp(nanosecondsSince1970: payload.t)
             guard input.sequence > cursor.lastSequence else {
                 batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: fix, time: time, queuedAt: input.queuedAt))
                 continue

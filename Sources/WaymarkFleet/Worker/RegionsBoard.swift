@@ -37,25 +37,6 @@ actor RegionsBoard {
         return current.version
     }
 
-    /// Waits for change notifications on a connection of its own and calls `changed` after each
-    /// reload, until cancelled.
-    static func watch(_ address: PostgresAddress, board: RegionsBoard, logger: Logger, changed: @Sendable (Int64) async -> Void) async throws {
-        let connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration, id: 2, logger: logger)
-        do {
-            try await connection.listen(on: FleetDatabase.regionsChannel) { notifications in
-                // A change between the first load and LISTEN would otherwise go unseen.
-                await changed(try await board.refresh())
-                for try await _ in notifications {
-                    await changed(try await board.refresh())
-                }
-            }
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try? await connection.close()
-    }
-
     private static func load(_ database: FleetDatabase) async throws -> Snapshot {
         let (regions, _, version) = try await database.regions()
         return Snapshot(monitors: RegionMonitors(regions), version: version, count: regions.count)

@@ -150,10 +150,12 @@ public enum ExportJob {
                 try kml.flush()
             }
             return written
+        case .kmz:
+            return try writeKMZ(overview, from: input, options: options, to: outputs[0].temporaryPath)
         }
     }
 
-    private static func pictureLayout(_ overview: TrackOverview, options: ExportOptions, kind: PictureLayout.Kind) throws -> PictureLayout {
+    static func pictureLayout(_ overview: TrackOverview, options: ExportOptions, kind: PictureLayout.Kind) throws -> PictureLayout {
         guard let bounds = MapPicture<SVGCanvas<StringSink>>.bounds(of: overview) else {
             throw ExportError(.emptyTrack, "the track has no points: nothing to draw")
         }
@@ -163,7 +165,7 @@ public enum ExportJob {
     /// Reads the input again, splitting it with the same gap rule, into `writer` (simplified
     /// when asked). Stops after as many points as the first pass saw, so fixes the daemon
     /// records meanwhile are left out; fewer points is an error (the history was pruned).
-    private static func stream<W: TrackWriter>(
+    static func stream<W: TrackWriter>(
         _ overview: TrackOverview, from input: any TrackInput, options: ExportOptions, into writer: W
     ) throws -> Int {
         let expected = overview.statistics.points

@@ -17,9 +17,12 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// A transparent PNG of the map alone, with a world file (`.pgw`) and a KML
     /// `GroundOverlay` (`.kml`) beside it, for map apps.
     case overlay
+    /// KMZ: one ZIP with `doc.kml` (the KML above, its icons inside) and the overlay image as a
+    /// `GroundOverlay`, referenced relatively: Google Earth, Garmin custom maps, Gaia, CalTopo.
+    case kmz
 
     /// Whether the format can go to standard output (`-o -`): the text formats.
-    public var isText: Bool { self != .png && self != .overlay }
+    public var isText: Bool { self != .png && self != .overlay && self != .kmz }
 }
 
 /// Where the track comes from.

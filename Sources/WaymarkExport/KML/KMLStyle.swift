@@ -10,14 +10,15 @@ enum KMLStyle {
         ("other", "http://maps.google.com/mapfiles/kml/shapes/placemark_circle.png", "ffc0c0c0", "0.7"),
     ]
 
-    /// Every `<Style>` a document refers to.
-    static var definitions: String {
+    /// Every `<Style>` a document refers to; `iconHref` gives each event style's icon (Google's
+    /// by default, a path inside a KMZ).
+    static func definitions(iconHref: (_ id: String, _ google: String) -> String = { $1 }) -> String {
         var text = " <Style id=\"track\"><LineStyle><color>ff1f30d7</color><width>4</width></LineStyle></Style>\n"
         text += " <Style id=\"region\"><LineStyle><color>ffb4782c</color><width>2</width></LineStyle>"
         text += "<PolyStyle><color>4cb4782c</color></PolyStyle></Style>\n"
         for style in icons {
             text += " <Style id=\"\(style.id)\"><IconStyle><color>\(style.colour)</color><scale>\(style.scale)</scale>"
-            text += "<Icon><href>\(style.icon)</href></Icon></IconStyle></Style>\n"
+            text += "<Icon><href>\(iconHref(style.id, style.icon))</href></Icon></IconStyle></Style>\n"
         }
         return text
     }

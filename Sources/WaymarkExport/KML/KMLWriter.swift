@@ -19,14 +19,23 @@ public struct KMLWriter<Sink: TextSink>: TrackWriter {
     private var lastTuple = ""
     private var anyPoint = false
 
-    public init(sink: Sink, overview: TrackOverview) throws {
+    /// `embedding`: the document goes into a KMZ, with its icons and overlay beside it.
+    public init(sink: Sink, overview: TrackOverview, embedding: KMLEmbedding? = nil) throws {
         self.sink = sink
         self.overview = overview
         let statistics = overview.statistics
         var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\">\n<Document>\n"
         head += " <name>\(XMLText.escape(overview.name ?? "Track"))</name>\n"
         head += " <description>\(XMLText.escape(statistics.headline))</description>\n"
-        head += KMLStyle.definitions
+        if let embedding {
+            head += KMLStyle.definitions { id, _ in KMLEmbedding.iconPath(id) }
+            if let frame = embedding.overlay {
+                head += " <GroundOverlay>\n  <name>Overlay</name>\n  <Icon><href>\(KMLEmbedding.overlayPath)</href></Icon>\n"
+                head += "  " + Georeference.latLonBox(for: frame) + "\n </GroundOverlay>\n"
+            }
+        } else {
+            head += KMLStyle.definitions()
+        }
         head += " <Folder>\n  <name>Track</name>\n  <Placemark>\n   <name>\(XMLText.escape(overview.name ?? "Track"))</name>\n"
         head += "   <description>\(XMLText.escape(statistics.headline))</description>\n"
         if let start = statistics.startTime, let end = statistics.endTime {

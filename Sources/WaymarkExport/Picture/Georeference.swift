@@ -19,10 +19,16 @@ public enum Georeference {
         <GroundOverlay>
          <name>\(XMLText.escape(name))</name>
          <Icon><href>\(XMLText.escape(imageHref))</href></Icon>
-         <LatLonBox><north>\(degrees(frame.north))</north><south>\(degrees(frame.south))</south><east>\(degrees(frame.east))</east><west>\(degrees(frame.west))</west></LatLonBox>
+         \(latLonBox(for: frame))
         </GroundOverlay>
         </kml>\n
         """
+    }
+
+    /// KML's box of the map: where a `GroundOverlay` puts its image.
+    static func latLonBox(for frame: MapFrame) -> String {
+        "<LatLonBox><north>\(degrees(frame.north))</north><south>\(degrees(frame.south))</south>"
+            + "<east>\(degrees(frame.east))</east><west>\(degrees(frame.west))</west></LatLonBox>"
     }
 
     private static func degrees(_ value: Double) -> String { Decimal7.trimmed(value, decimals: 10) }

@@ -81,7 +81,7 @@ enum MapPainter {
         try canvas.endGroup()
     }
 
-    /// The symbol of an event kind centred on `point` (also used by the legend).
+    /// The symbol of an event kind centred on `point` (also used by the legend and a KMZ's icons).
     static func symbol(_ kind: TrackEvent.Kind, at point: PicturePoint, on canvas: inout some PictureCanvas) throws {
         let outline = PictureStroke(PicturePalette.white, width: 1.5)
         switch kind {

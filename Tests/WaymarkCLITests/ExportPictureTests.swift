@@ -74,10 +74,42 @@ import WaymarkTestSupport
         #expect(check.status == 0, "\(check.stderr)")
         // README's replay of this ride: 7 entries and 7 exits over the 5 regions.
         #expect(check.stdout.hasPrefix("1000.0 "), "\(check.stdout)")
-        #expect(check.stdout.contains("['header', 'legend', 'map', 'markers', 'north-arrow', 'profile', 'region-labels', 'regions', 'route', 'scale-bar'] 7 7 1 1 5"), "\(check.stdout)")
+        #expect(check.stdout.contains("['header', 'legend', 'map', 'markers', 'north-arrow', 'profile', 'profile-regions', 'region-labels', 'regions', 'route', 'scale-bar'] 7 7 1 1 5"), "\(check.stdout)")
         #expect(check.stdout.hasSuffix("True True True\n"), "route outside the map or labels missing: \(check.stdout)")
         let valid = try await runProcess(URL(fileURLWithPath: "/usr/bin/xmllint"), ["--noout", path])
         #expect(valid.status == 0, "\(valid.stderr)")
+    }
+
+    /// The profile shades each stretch inside a region in the colour the map fills the region
+    /// with: one band per entry (7 on this ride) and one for the trailhead it starts in, each
+    /// within the plot, a region's bands never overlapping each other.
+    @Test func theProfileShadesTheStretchesInsideEachRegion() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("ride.svg")
+        try await ExportPictureTests.export("svg", to: path, extra: ["--width", "1000"])
+        let check = try await runPython(#"""
+            import re, sys, xml.etree.ElementTree as ET
+            ns = "{http://www.w3.org/2000/svg}"
+            root = ET.parse(sys.argv[1]).getroot()
+            def fill(group):
+                shape = next(e for e in group.iter() if e.get("fill") not in (None, "none"))
+                return shape.get("fill")
+            regions = {g.find(ns + "title").text: fill(g) for g in root.iter(ns + "g") if g.get("class") == "region"}
+            bands = []
+            for g in root.iter(ns + "g"):
+                if g.get("class") != "profile-region":
+                    continue
+                title = g.find(ns + "title").text
+                name = re.match(r"Inside (\S+) from", title).group(1)
+                bands.append((name, fill(g), title))
+            same = all(colour == regions[name] for name, colour, _ in bands)
+            names = sorted(name for name, _, _ in bands)
+            print(len(bands), same, names)
+            """#, [path])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(
+            check.stdout == "8 True ['forest', 'forest', 'hut', 'reserve', 'reserve', 'trailhead', 'trailhead', 'village']\n",
+            "\(check.stdout)")
     }
 
     @Test func thePNGHasItsSizeAndIsNotBlank() async throws {

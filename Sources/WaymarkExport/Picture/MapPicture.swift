@@ -117,7 +117,7 @@ public struct MapPicture<Canvas: PictureCanvas>: TrackWriter {
             try MapDecorations.scaleBar(frame: map, on: &canvas)
             try MapDecorations.northArrow(frame: map, on: &canvas)
             try MapDecorations.legend(for: overview, at: PicturePoint(map.origin.x, layout.legendBaseline), on: &canvas)
-            if let area = layout.profile { try ProfilePainter.paint(profile, area: area, statistics: overview.statistics, on: &canvas) }
+            if let area = layout.profile { try ProfilePainter.paint(profile, area: area, overview: overview, on: &canvas) }
         }
         try canvas.finish()
     }

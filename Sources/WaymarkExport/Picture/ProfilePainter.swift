@@ -1,10 +1,12 @@
 /// Paints the elevation profile: altitude (m) against distance (km), a filled area under the
-/// line, a grid at round altitudes, and a tick at the top for each region entry and exit.
+/// line, a grid at round altitudes, the stretches spent inside each region shaded in the
+/// region's map colour and named, and a tick at the top for each region entry and exit.
 enum ProfilePainter {
     static func paint(
         _ profile: ElevationProfile, area: (x: Double, y: Double, width: Double, height: Double),
-        statistics: TrackStatistics, on canvas: inout some PictureCanvas
+        overview: TrackOverview, on canvas: inout some PictureCanvas
     ) throws {
+        let statistics = overview.statistics
         try canvas.beginGroup(id: "profile")
         try canvas.rectangle(x: area.x, y: area.y, width: area.width, height: area.height)
         try canvas.paint(fill: PicturePalette.white, stroke: PictureStroke(PicturePalette.frame, width: 1))
@@ -53,6 +55,7 @@ enum ProfilePainter {
         try canvas.line(to: PicturePoint(points[points.count - 1].x, plot.y + plot.height))
         try canvas.close()
         try canvas.paint(fill: PicturePalette.profileFill, stroke: nil)
+        try stretches(profile, overview: overview, plot: plot, on: &canvas)
         try canvas.move(to: points[0])
         for point in points.dropFirst() { try canvas.line(to: point) }
         try canvas.paint(fill: nil, stroke: PictureStroke(PicturePalette.profileLine, width: 1.5))
@@ -87,5 +90,45 @@ enum ProfilePainter {
             try canvas.endGroup()
         }
         try canvas.endGroup()
+    }
+
+    /// Each stretch inside a region, a band in the region's colour (as the map draws it) across
+    /// the plot over the profile's area, named at its foot where the name fits: in the first of
+    /// two rows where it overlaps no other name (overlapping stretches are common: a forest
+    /// inside a reserve).
+    private static func stretches(
+        _ profile: ElevationProfile, overview: TrackOverview, plot: (x: Double, y: Double, width: Double, height: Double),
+        on canvas: inout some PictureCanvas
+    ) throws {
+        let total = max(profile.totalDistance, 1)
+        let colours = Dictionary(overview.regions.enumerated().map { ($1.identifier, PicturePalette.region($0)) }) { first, _ in first }
+        let stretches = RegionStretch.stretches(
+            of: profile.eventDistances, initialRegions: overview.initialRegions, totalDistance: profile.totalDistance)
+        guard !stretches.isEmpty else { return }
+        try canvas.beginGroup(id: "profile-regions")
+        var rowsEnd = [-Double.infinity, -Double.infinity]
+        for stretch in stretches {
+            let colour = colours[stretch.region] ?? PicturePalette.region(0)
+            let left = plot.x + min(1, stretch.from / total) * plot.width
+            let width = max(1, min(1, stretch.to / total) * plot.width + plot.x - left)
+            let title = "Inside \(stretch.region) from \(Self.distance(stretch.from)) to \(Self.distance(stretch.to))"
+            try canvas.beginGroup(id: nil, classes: "profile-region", title: title)
+            try canvas.rectangle(x: left, y: plot.y, width: width, height: plot.height)
+            try canvas.paint(fill: colour.with(alpha: 0.25), stroke: nil)
+            let label = Double(stretch.region.count) * 6.5
+            let (start, end) = (left + width / 2 - label / 2, left + width / 2 + label / 2)
+            if width >= label + 8, let row = rowsEnd.firstIndex(where: { $0 < start - 4 }) {
+                rowsEnd[row] = end
+                try canvas.text(
+                    stretch.region, at: PicturePoint(left + width / 2, plot.y + plot.height - 6 - Double(row) * 13),
+                    style: PictureTextStyle(size: 10, color: PicturePalette.ink, anchor: .middle, bold: true, halo: PicturePalette.halo))
+            }
+            try canvas.endGroup()
+        }
+        try canvas.endGroup()
+    }
+
+    private static func distance(_ metres: Double) -> String {
+        metres >= 2000 ? Decimal7.format(metres / 1000, decimals: 2) + " km" : Decimal7.format(metres, decimals: 0) + " m"
     }
 }

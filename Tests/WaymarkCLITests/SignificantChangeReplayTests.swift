@@ -50,11 +50,11 @@ import WaymarkTestSupport
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let plain = ISO8601DateFormatter()
         for (record, reference) in zip(records, expected) {
-            let text = record["time"] as! String
+            let text = try #require(record["time"] as? String, "\(record)")
             let date = try #require(formatter.date(from: text) ?? plain.date(from: text))
             #expect(abs(date.timeIntervalSince1970 - reference[0]) < 1e-3, "\(file): \(text) vs \(reference[0])")
-            #expect(abs((record["latitude"] as! Double) - reference[1]) < 1e-9)
-            #expect(abs((record["longitude"] as! Double) - reference[2]) < 1e-9)
+            let (latitude, longitude) = (try #require(record["latitude"] as? Double), try #require(record["longitude"] as? Double))
+            #expect(abs(latitude - reference[1]) < 1e-9 && abs(longitude - reference[2]) < 1e-9, "\(record)")
         }
     }
 
@@ -72,7 +72,8 @@ import WaymarkTestSupport
             "replay", ProjectPaths.sharedData("gpx/Mojstrovka.gpx").path, "--significant", "--standard", "--fast",
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutLines.last!.utf8)) as? [String: Any])
+        let last = try #require(result.stdoutLines.last, "\(result.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         // Mojstrovka's 184 points carry one 1901 time (20:45:52.2073437Z) except the second,
         // 0.34 ms earlier (…52.207Z): the first is accepted, then 1 goes backwards, 182 duplicate.
         #expect(summary["accepted"] as? Int == 1)

@@ -135,9 +135,10 @@ extension LivePipeline {
             bluetoothProfile: sampler.settings.bluetoothProfile.name,
             gnssJoules: joules[.gnss], bluetoothJoules: joules[.bluetooth])
         if let network {
+            let radio = network.now()
             status.network = DaemonStatus.Power.Network(
-                radio: network.radio?.rawValue, profile: network.profileName, state: network.radioState(),
-                joules: network.joulesSinceStart(), bytes: network.bytes.values.reduce(0, +))
+                radio: network.radio?.rawValue, profile: network.profileName, state: radio.state, joules: radio.joules,
+                bytes: network.bytes.values.reduce(0, +))
         }
         return status
     }

@@ -72,19 +72,14 @@ public final class NetworkMeter: Sendable {
         return LiveEnergy.buckets(entries)
     }
 
-    /// Joules the network radio has used since the start.
-    func joulesSinceStart() -> Double? {
-        let now = clock.now
-        return state.withLock { $0.energy?.joulesSinceStart(at: now) }
-    }
-
-    /// What the radio is doing for Waymark now.
-    func radioState() -> String? {
+    /// What the radio is doing for Waymark now and the joules it has used since the start: the
+    /// ledger brought up to now once, on a copy, for both.
+    func now() -> (state: String?, joules: Double?) {
         let now = clock.now
         return state.withLock { state in
-            guard var energy = state.energy else { return nil }
+            guard var energy = state.energy else { return (nil, nil) }
             _ = try? energy.take(at: now)
-            return energy.state.rawValue
+            return (energy.state.rawValue, energy.takenJoules)
         }
     }
 

@@ -11,8 +11,8 @@ public struct NetworkEnergy: Sendable {
     public let radio: Radio
     private var radioState: NetworkRadioState
     private var ledger: EnergyLedger
-    /// Joules taken since the start.
-    private var takenJoules = 0.0
+    /// Joules handed over by `take` so far: those since the start, once brought up to now.
+    public private(set) var takenJoules = 0.0
 
     /// Accounting starts at `time` with the radio `off` for Waymark.
     public init(profile: PowerProfile, at time: Timestamp) throws(LedgerError) {

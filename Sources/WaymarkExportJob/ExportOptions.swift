@@ -49,7 +49,7 @@ public struct ExportOptions: Sendable {
     public var numberUnnamedFeatures = false
     /// Simplify the track to this tolerance in metres (more than 0.05); `nil` writes every point.
     public var simplify: Double?
-    /// Picture width in pixels (svg, png, overlay).
+    /// Picture width in pixels (svg, png, overlay, kmz).
     public var width = 1200
     /// Where the track is split into segments.
     public var gapRule = GapRule()

@@ -8,7 +8,7 @@ import WaymarkServices
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a GPX track or the recorded history as GPX, GeoJSON, KML, or a picture.",
+        abstract: "Export a GPX track or the recorded history as GPX, GeoJSON, KML, KMZ, or a picture.",
         discussion: """
             The track is split into segments at gaps (a new trk/trkseg, a stored gap, or more than \
             300 s without a fix while moving more than 100 m). Events come from the same engine \
@@ -25,6 +25,7 @@ struct ExportCommand: ParsableCommand {
               png      the same picture drawn by cairo
               overlay  transparent PNG of the map alone, with FILE.pgw (world file) and
                        FILE.kml (GroundOverlay) beside it, for map apps
+              kmz      one file: the KML, its icons and the overlay as a GroundOverlay
 
             The output appears only when complete (written to a temporary file, then renamed). \
             Exit status: 0 on success, 1 on bad input (GPX errors as FILE:LINE:COLUMN: message), \
@@ -36,7 +37,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var history: HistoryRangeOptions
 
-    @Option(help: "gpx, geojson, kml, svg, png or overlay.")
+    @Option(help: "gpx, geojson, kml, svg, png, overlay or kmz.")
     var format: String
 
     @Option(name: .shortAndLong, help: "The file to write ('-' for standard output; text formats only).")
@@ -56,7 +57,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Simplify the track (Douglas–Peucker) so no point is more than METRES from the result.")
     var simplify: String?
 
-    @Option(help: "Picture width in pixels (svg, png, overlay), 300…8000.")
+    @Option(help: "Picture width in pixels (svg, png, overlay, kmz), 300…8000.")
     var width = 1200
 
     @Option(help: "fitness, automotive, other or airborne: the speed bound of the validation gate before the location services.")

@@ -68,6 +68,13 @@ echo "# Location services: gate + standard/significant/visits" >&2
 "$waymark" bench services --track "$shared/gpx/bikeride.gpx" --repeat "$repeat"
 "$waymark" bench services --track "$shared/gpx/skytraq-miniHomer2_8.gpx" --repeat "$repeat"
 
+echo "# Export as MBTiles: a simulated 107 km ride, zooms 10–16 (time and peak memory)" >&2
+ride="$data/ride-100km.gpx"
+[ -f "$ride" ] || "$waymark" simulate --waypoint 47.0,8.0 --waypoint 47.45,8.3 --waypoint 47.3,8.95 --speed 5 --interval 1 \
+    --seed 7 --name ride-100km -o "$ride"
+"$waymark" bench export "$ride" --format mbtiles --min-zoom 10 --max-zoom 16 --repeat "$repeat"
+"$waymark" bench export "$ride" --format kmz --repeat "$repeat"
+
 echo "# Export: every format from the same file; gpsbabel and ogr2ogr converting it are the baselines" >&2
 for file in "$shared/gpx/testneighboursearch.gpx" "$big"; do
     runs=$([ "$file" = "$big" ] && echo 1 || echo "$repeat")

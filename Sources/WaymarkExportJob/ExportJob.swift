@@ -152,6 +152,8 @@ public enum ExportJob {
             return written
         case .kmz:
             return try writeKMZ(overview, from: input, options: options, to: outputs[0].temporaryPath)
+        case .mbtiles:
+            return try writeMBTiles(overview, from: input, options: options, to: outputs[0].temporaryPath)
         }
     }
 

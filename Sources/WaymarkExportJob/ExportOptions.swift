@@ -20,9 +20,12 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// KMZ: one ZIP with `doc.kml` (the KML above, its icons inside) and the overlay image as a
     /// `GroundOverlay`, referenced relatively: Google Earth, Garmin custom maps, Gaia, CalTopo.
     case kmz
+    /// MBTiles 1.3: the overlay (regions, route, markers) as transparent 256-pixel PNG tiles in
+    /// Web Mercator, zooms `zooms`, for OsmAnd, Locus and QGIS.
+    case mbtiles
 
     /// Whether the format can go to standard output (`-o -`): the text formats.
-    public var isText: Bool { self != .png && self != .overlay && self != .kmz }
+    public var isText: Bool { ![.png, .overlay, .kmz, .mbtiles].contains(self) }
 }
 
 /// Where the track comes from.
@@ -55,6 +58,11 @@ public struct ExportOptions: Sendable {
     public var gapRule = GapRule()
     /// The speed bound of the validation gate in front of the location services.
     public var activity: ActivityType = .other
+    /// The zooms an MBTiles overlay holds (`ExportOptions.zoomLimit` at most).
+    public var zooms = 10...16
+
+    /// The deepest zoom an MBTiles overlay may have: about 30 cm a pixel.
+    public static let zoomLimit = 19
 
     public init(source: ExportSource, format: ExportFormat, outputPath: String) {
         self.source = source

@@ -115,6 +115,46 @@ public final class CairoCanvas: PictureCanvas {
         if groups.popLast() == true { cairo_restore(context) }
     }
 
+    /// Makes the picture transparent again, to draw another on the same canvas (tiles).
+    public func clear() {
+        cairo_save(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(context)
+        cairo_restore(context)
+        cairo_new_path(context)
+    }
+
+    /// Whether nothing has been drawn: every pixel fully transparent.
+    public var isBlank: Bool {
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return true }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for row in 0..<height {
+            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width where line[column] >> 24 != 0 { return false }
+        }
+        return true
+    }
+
+    /// The picture as PNG bytes, without a file.
+    public func pngData() throws(RenderError) -> [UInt8] {
+        cairo_surface_flush(surface)
+        let drawing = cairo_status(context)
+        guard drawing == CAIRO_STATUS_SUCCESS else {
+            throw RenderError(message: "cairo failed while drawing: \(Self.describe(drawing))")
+        }
+        let buffer = PNGBuffer()
+        let status = cairo_surface_write_to_png_stream(surface, { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<PNGBuffer>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(buffer).toOpaque())
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError(message: "cannot encode the picture as PNG: \(Self.describe(status))")
+        }
+        return buffer.bytes
+    }
+
     /// Writes the PNG to `path`.
     public func finish() throws(RenderError) {
         cairo_surface_flush(surface)
@@ -135,6 +175,11 @@ public final class CairoCanvas: PictureCanvas {
     static func describe(_ status: cairo_status_t) -> String {
         String(cString: cairo_status_to_string(status))
     }
+}
+
+/// What `cairo_surface_write_to_png_stream` writes into.
+private final class PNGBuffer {
+    var bytes: [UInt8] = []
 }
 
 /// Why a picture could not be drawn or written.

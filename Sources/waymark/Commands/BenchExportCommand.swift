@@ -19,8 +19,14 @@ extension BenchCommand {
         @Argument(help: "The GPX file.")
         var file: String
 
-        @Option(help: "gpx, geojson, kml, svg, png or overlay.")
+        @Option(help: "gpx, geojson, kml, svg, png, overlay, kmz or mbtiles.")
         var format: String = "gpx"
+
+        @Option(name: .customLong("min-zoom"), help: "With mbtiles: the least zoom.")
+        var minZoom = 10
+
+        @Option(name: .customLong("max-zoom"), help: "With mbtiles: the deepest zoom.")
+        var maxZoom = 16
 
         @Option(help: "Simplify to this tolerance in metres.")
         var simplify: Double?
@@ -31,6 +37,9 @@ extension BenchCommand {
         func validate() throws {
             guard ExportFormat(rawValue: format) != nil else { throw ValidationError("--format: unknown format '\(format)'") }
             if let simplify, !(simplify > 0.05) { throw ValidationError("--simplify must be above 0.05 m") }
+            guard 0 <= minZoom, minZoom <= maxZoom, maxZoom <= ExportOptions.zoomLimit else {
+                throw ValidationError("--min-zoom and --max-zoom must be 0…\(ExportOptions.zoomLimit), the least first")
+            }
         }
 
         func run() throws {
@@ -41,6 +50,7 @@ extension BenchCommand {
                 source: .gpx(path: file), format: ExportFormat(rawValue: format)!,
                 outputPath: folder.appendingPathComponent("out." + (format == "overlay" ? "png" : format)).path)
             options.simplify = simplify
+            options.zooms = minZoom...maxZoom
             let logger = CommandLogging.logger("waymark.bench")
             let clock = ContinuousClock()
             var timings: [Double] = []
@@ -56,6 +66,7 @@ extension BenchCommand {
             json.add("benchmark", "export")
             json.add("file", file)
             json.add("format", format)
+            if format == ExportFormat.mbtiles.rawValue { json.add("zooms", "\(minZoom)-\(maxZoom)") }
             json.add("points", points)
             json.add("points_written", report?.pointsWritten ?? 0)
             json.add("output_bytes", (try? FileSize.of(options.outputPath)) ?? 0)

@@ -26,6 +26,8 @@ struct ExportCommand: ParsableCommand {
               overlay  transparent PNG of the map alone, with FILE.pgw (world file) and
                        FILE.kml (GroundOverlay) beside it, for map apps
               kmz      one file: the KML, its icons and the overlay as a GroundOverlay
+              mbtiles  the overlay as transparent Web Mercator tiles (MBTiles 1.3, zooms
+                       --min-zoom…--max-zoom), for OsmAnd, Locus and QGIS
 
             The output appears only when complete (written to a temporary file, then renamed). \
             Exit status: 0 on success, 1 on bad input (GPX errors as FILE:LINE:COLUMN: message), \
@@ -37,7 +39,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var history: HistoryRangeOptions
 
-    @Option(help: "gpx, geojson, kml, svg, png, overlay or kmz.")
+    @Option(help: "gpx, geojson, kml, svg, png, overlay, kmz or mbtiles.")
     var format: String
 
     @Option(name: .shortAndLong, help: "The file to write ('-' for standard output; text formats only).")
@@ -63,12 +65,19 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "fitness, automotive, other or airborne: the speed bound of the validation gate before the location services.")
     var activity: String = "other"
 
+    @Option(name: .customLong("min-zoom"), help: "With --format mbtiles: the least zoom (default 10).")
+    var minZoom: Int?
+
+    @Option(name: .customLong("max-zoom"), help: "With --format mbtiles: the deepest zoom (default 16, at most \(ExportOptions.zoomLimit)).")
+    var maxZoom: Int?
+
     func validate() throws {
         guard ExportFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(format)'")
         }
         if let simplify { _ = try Self.tolerance(simplify) }
         if !(300...8000).contains(width) { throw ValidationError("--width must be 300…8000 pixels, got \(width)") }
+        _ = try zooms()
         if ActivityType(rawValue: activity) == nil {
             throw ValidationError("--activity must be fitness, automotive, other or airborne, got '\(activity)'")
         }
@@ -83,6 +92,7 @@ struct ExportCommand: ParsableCommand {
         options.simplify = try simplify.map(Self.tolerance)
         options.width = width
         options.activity = ActivityType(rawValue: activity)!
+        options.zooms = try zooms()
         do {
             let report = try ExportJob.run(options, logger: CommandLogging.logger("waymark.export"))
             if output != "-" {
@@ -95,6 +105,19 @@ struct ExportCommand: ParsableCommand {
         } catch FileSinkError.closedPipe {
             // The reader stopped early (e.g. `| head`): not an error.
         }
+    }
+
+    /// `--min-zoom`/`--max-zoom`: for mbtiles only, 0…`ExportOptions.zoomLimit`, the least first.
+    func zooms() throws -> ClosedRange<Int> {
+        if (minZoom != nil || maxZoom != nil) && format != ExportFormat.mbtiles.rawValue {
+            throw ValidationError("--min-zoom and --max-zoom go with --format mbtiles")
+        }
+        let (least, deepest) = (minZoom ?? 10, maxZoom ?? 16)
+        for (name, zoom) in [("--min-zoom", least), ("--max-zoom", deepest)] where !(0...ExportOptions.zoomLimit).contains(zoom) {
+            throw ValidationError("\(name) must be 0…\(ExportOptions.zoomLimit), got \(zoom)")
+        }
+        guard least <= deepest else { throw ValidationError("--min-zoom \(least) is deeper than --max-zoom \(deepest)") }
+        return least...deepest
     }
 
     /// `--simplify`: metres, a finite number above 0.05.

@@ -135,11 +135,13 @@ public enum ExportJob {
         case .svg:
             let layout = try pictureLayout(overview, options: options, kind: .picture)
             let canvas = try SVGCanvas(sink: sink, width: layout.width, height: layout.height)
-            return try stream(overview, from: input, options: options, into: MapPicture(canvas: canvas, layout: layout, overview: overview))
+            let picture = MapPicture(canvas: canvas, layout: layout, overview: overview, basemap: try basemap(for: layout, options: options))
+            return try stream(overview, from: input, options: options, into: picture)
         case .png, .overlay:
             let layout = try pictureLayout(overview, options: options, kind: options.format == .png ? .picture : .overlay)
             let canvas = try CairoCanvas(width: Int(layout.width), height: Int(layout.height.rounded()), path: outputs[0].temporaryPath)
-            let written = try stream(overview, from: input, options: options, into: MapPicture(canvas: canvas, layout: layout, overview: overview))
+            let picture = MapPicture(canvas: canvas, layout: layout, overview: overview, basemap: try basemap(for: layout, options: options))
+            let written = try stream(overview, from: input, options: options, into: picture)
             if options.format == .overlay {
                 let world = try FileSink(creating: outputs[1].temporaryPath)
                 try world.write(Georeference.worldFile(for: layout.map))

@@ -58,6 +58,9 @@ public struct ExportOptions: Sendable {
     public var gapRule = GapRule()
     /// The speed bound of the validation gate in front of the location services.
     public var activity: ActivityType = .other
+    /// An MBTiles file of raster PNG tiles drawn under the map of a picture (svg, png, overlay,
+    /// kmz), with its attribution.
+    public var basemapPath: String?
     /// The zooms an MBTiles overlay holds (`ExportOptions.zoomLimit` at most).
     public var zooms = 10...16
 

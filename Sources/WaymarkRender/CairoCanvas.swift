@@ -115,6 +115,36 @@ public final class CairoCanvas: PictureCanvas {
         if groups.popLast() == true { cairo_restore(context) }
     }
 
+    /// Draws a PNG (a basemap's tile) stretched over the rectangle; an image cairo cannot read
+    /// is an error naming the rectangle.
+    public func image(png: [UInt8], x: Double, y: Double, width: Double, height: Double) throws(RenderError) {
+        let reader = PNGReader(png)
+        let image = cairo_image_surface_create_from_png_stream({ closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+            return Unmanaged<PNGReader>.fromOpaque(closure).takeUnretainedValue().read(into: data, count: Int(length))
+                ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_READ_ERROR
+        }, Unmanaged.passUnretained(reader).toOpaque())
+        guard let image else { throw RenderError(message: "cairo could not read an image") }
+        defer { cairo_surface_destroy(image) }
+        let status = cairo_surface_status(image)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError(message: "an image at \(Int(x)),\(Int(y)) is not a PNG cairo reads: \(Self.describe(status))")
+        }
+        let (w, h) = (Double(cairo_image_surface_get_width(image)), Double(cairo_image_surface_get_height(image)))
+        guard w > 0, h > 0 else { return }
+        cairo_save(context)
+        cairo_new_path(context)
+        cairo_translate(context, x, y)
+        cairo_scale(context, width / w, height / h)
+        cairo_set_source_surface(context, image, 0, 0)
+        // Neighbouring tiles meet without seams: their edge pixels are not blended with nothing.
+        cairo_pattern_set_extend(cairo_get_source(context), CAIRO_EXTEND_PAD)
+        cairo_rectangle(context, 0, 0, w, h)
+        cairo_set_antialias(context, CAIRO_ANTIALIAS_NONE)
+        cairo_fill(context)
+        cairo_restore(context)
+    }
+
     /// Makes the picture transparent again, to draw another on the same canvas (tiles).
     public func clear() {
         cairo_save(context)
@@ -174,6 +204,21 @@ public final class CairoCanvas: PictureCanvas {
 
     static func describe(_ status: cairo_status_t) -> String {
         String(cString: cairo_status_to_string(status))
+    }
+}
+
+/// What `cairo_image_surface_create_from_png_stream` reads from.
+private final class PNGReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        guard count <= bytes.count - offset else { return false }
+        bytes.withUnsafeBufferPointer { source in buffer.update(from: source.baseAddress! + offset, count: count) }
+        offset += count
+        return true
     }
 }
 

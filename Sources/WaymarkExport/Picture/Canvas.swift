@@ -85,6 +85,8 @@ public protocol PictureCanvas {
     /// Fills (even–odd, so holes stay open) and/or strokes the current path, then clears it.
     mutating func paint(fill: PictureColor?, stroke: PictureStroke?) throws
     mutating func text(_ text: String, at point: PicturePoint, style: PictureTextStyle) throws
+    /// Draws a PNG image stretched over the rectangle (a basemap's tile).
+    mutating func image(png: [UInt8], x: Double, y: Double, width: Double, height: Double) throws
     /// Starts a named group; with `clip`, drawing inside it is limited to that rectangle.
     mutating func beginGroup(id: String?, classes: String?, title: String?, clip: (origin: PicturePoint, width: Double, height: Double)?) throws
     mutating func endGroup() throws

@@ -11,8 +11,8 @@ import WaymarkRegions
 /// Drawing order: paper, header, map (regions, route, region labels, significant changes,
 /// visits, enter/exit, start and end), scale bar, north arrow, the legend in a row beneath the
 /// map (so it never hides the route), profile. SVG groups:
-/// `header`, `map`, `regions`, `route`, `region-labels`, `markers`, `scale-bar`, `north-arrow`,
-/// `legend`, `profile`; every marker is a group with class `marker KIND` and a `<title>`.
+/// `header`, `map`, `basemap` (with `--basemap`), `regions`, `route`, `region-labels`, `markers`,
+/// `attribution`, `scale-bar`, `north-arrow`, `legend`, `profile`, `profile-regions`; every marker is a group with class `marker KIND` and a `<title>`.
 public struct MapPicture<Canvas: PictureCanvas>: TrackWriter {
     public private(set) var canvas: Canvas
     public let layout: PictureLayout
@@ -30,11 +30,13 @@ public struct MapPicture<Canvas: PictureCanvas>: TrackWriter {
     private var profile: ElevationProfile
     private var start: Coordinate?
     private var end: Coordinate?
+    private let basemap: Basemap?
 
-    public init(canvas: Canvas, layout: PictureLayout, overview: TrackOverview) {
+    public init(canvas: Canvas, layout: PictureLayout, overview: TrackOverview, basemap: Basemap? = nil) {
         self.canvas = canvas
         self.layout = layout
         self.overview = overview
+        self.basemap = basemap
         simplifier = TrackSimplifier(tolerance: max(0.1, layout.map.metresPerPixel / 3))
         profile = ElevationProfile(
             columns: Int(layout.profile?.width ?? 1), totalDistance: overview.statistics.distance, events: overview.events)
@@ -97,6 +99,7 @@ public struct MapPicture<Canvas: PictureCanvas>: TrackWriter {
             try canvas.rectangle(x: map.origin.x, y: map.origin.y, width: map.width, height: map.height)
             try canvas.paint(fill: PicturePalette.mapBackground, stroke: nil)
         }
+        try basemap?.draw(on: &canvas, frame: map)
         try MapPainter.regions(overview.regions, frame: map, on: &canvas)
         try canvas.beginGroup(id: "route")
     }
@@ -110,6 +113,7 @@ public struct MapPicture<Canvas: PictureCanvas>: TrackWriter {
         let map = layout.map
         try MapPainter.labels(overview.regions, frame: map, on: &canvas)
         try MapPainter.markers(overview.events, start: start, end: end, frame: map, on: &canvas)
+        try basemap?.drawAttribution(on: &canvas, frame: map)
         try canvas.endGroup()
         if layout.kind == .picture {
             try canvas.rectangle(x: map.origin.x, y: map.origin.y, width: map.width, height: map.height)

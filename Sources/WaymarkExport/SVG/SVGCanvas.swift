@@ -1,3 +1,4 @@
+import Foundation
 import WaymarkCore
 
 /// A `PictureCanvas` that writes SVG 1.1 text to a `TextSink` as it is drawn, so a path of any
@@ -18,7 +19,7 @@ public struct SVGCanvas<Sink: TextSink>: PictureCanvas {
         let h = Self.number(height)
         try self.sink.write("""
             <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(w)" height="\(h)" viewBox="0 0 \(w) \(h)">\n
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="\(w)" height="\(h)" viewBox="0 0 \(w) \(h)">\n
             """)
     }
 
@@ -74,6 +75,13 @@ public struct SVGCanvas<Sink: TextSink>: PictureCanvas {
             element += " paint-order=\"stroke\"" + Self.strokeAttributes(PictureStroke(halo, width: 3))
         }
         try sink.write(element + ">" + XMLText.escape(text) + "</text>\n")
+    }
+
+    /// An `<image>` with the PNG inline as a data URI.
+    public mutating func image(png: [UInt8], x: Double, y: Double, width: Double, height: Double) throws {
+        try sink.write(
+            "<image x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\""
+                + " preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,\(Data(png).base64EncodedString())\"/>\n")
     }
 
     public mutating func beginGroup(

@@ -16,7 +16,8 @@ extension ExportJob {
 
         let overlay = scratch + "/overlay.png"
         let canvas = try CairoCanvas(width: Int(layout.width), height: Int(layout.height.rounded()), path: overlay)
-        _ = try stream(overview, from: input, options: options, into: MapPicture(canvas: canvas, layout: layout, overview: overview))
+        let picture = MapPicture(canvas: canvas, layout: layout, overview: overview, basemap: try basemap(for: layout, options: options))
+        _ = try stream(overview, from: input, options: options, into: picture)
 
         let document = BufferSink()
         let written = try stream(

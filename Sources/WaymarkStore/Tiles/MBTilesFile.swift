@@ -51,18 +51,32 @@ public final class MBTilesFile: Sendable {
     /// The tile at `zoom`/`x`/`y` in the XYZ scheme web maps use (row 0 at the north), or nil
     /// when the file has none there.
     public func tile(zoom: Int, x: Int, y: Int) async throws -> [UInt8]? {
+        try await withCheckedThrowingContinuation { continuation in
+            Self.queue.async { [self] in
+                continuation.resume(with: Result { try tileBlocking(zoom: zoom, x: x, y: y) })
+            }
+        }
+    }
+
+    /// `tile`, read on the caller's thread: for the command line (`waymark export --basemap`).
+    public func tileBlocking(zoom: Int, x: Int, y: Int) throws -> [UInt8]? {
         guard (0...30).contains(zoom), x >= 0, y >= 0, x < 1 << zoom, y < 1 << zoom else { return nil }
         let row = (1 << zoom) - 1 - y
-        return try await withCheckedThrowingContinuation { continuation in
-            Self.queue.async { [database] in
-                continuation.resume(with: Result {
-                    try database.read { db in
-                        try Data.fetchOne(
-                            db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                            arguments: [zoom, x, row]).map { Array($0) }
-                    }
-                })
-            }
+        return try database.read { db in
+            try Data.fetchOne(
+                db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                arguments: [zoom, x, row]).map { Array($0) }
+        }
+    }
+
+    /// The zooms the file holds tiles for: its `minzoom`…`maxzoom`, or else what its tiles say.
+    public func zoomRange() throws -> ClosedRange<Int>? {
+        if let least = minimumZoom, let deepest = maximumZoom, least <= deepest { return least...deepest }
+        return try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT MIN(zoom_level), MAX(zoom_level) FROM tiles"),
+                let least = row[0] as Int?, let deepest = row[1] as Int?
+            else { return nil }
+            return least...deepest
         }
     }
 

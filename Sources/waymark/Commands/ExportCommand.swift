@@ -65,6 +65,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "fitness, automotive, other or airborne: the speed bound of the validation gate before the location services.")
     var activity: String = "other"
 
+    @Option(help: "An MBTiles file of PNG raster tiles (your own offline map) drawn under the map of svg, png, overlay and kmz.")
+    var basemap: String?
+
     @Option(name: .customLong("min-zoom"), help: "With --format mbtiles: the least zoom (default 10).")
     var minZoom: Int?
 
@@ -78,6 +81,9 @@ struct ExportCommand: ParsableCommand {
         if let simplify { _ = try Self.tolerance(simplify) }
         if !(300...8000).contains(width) { throw ValidationError("--width must be 300…8000 pixels, got \(width)") }
         _ = try zooms()
+        if basemap != nil, ![.svg, .png, .overlay, .kmz].contains(ExportFormat(rawValue: format)) {
+            throw ValidationError("--basemap goes with --format svg, png, overlay or kmz")
+        }
         if ActivityType(rawValue: activity) == nil {
             throw ValidationError("--activity must be fitness, automotive, other or airborne, got '\(activity)'")
         }
@@ -93,6 +99,7 @@ struct ExportCommand: ParsableCommand {
         options.width = width
         options.activity = ActivityType(rawValue: activity)!
         options.zooms = try zooms()
+        options.basemapPath = basemap
         do {
             let report = try ExportJob.run(options, logger: CommandLogging.logger("waymark.export"))
             if output != "-" {

@@ -48,9 +48,15 @@ import WaymarkTestSupport
             (try? await runWaymark(["handlers", "launch", "forker", "--socket", scenario.socket]))?.status == 0
         }
         try #require(ready, "\(daemon.stderr.suffix(2000))")
-        let reported = try await BackgroundProcess.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: counts) }
+        // The file exists, empty, from the handler's open() until its write: wait for both figures.
+        var figures: [Int] = []
+        let reported = try await BackgroundProcess.waitUntil(timeout: 30) {
+            figures = ((try? String(contentsOfFile: counts, encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            return figures.count == 2
+        }
         try #require(reported, "the handler never finished forking\n\(daemon.stderr.suffix(2000))")
-        let figures = try String(contentsOfFile: counts, encoding: .utf8).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         // The handler itself is one of the 16.
         #expect(figures == [15, 185], "started, refused: \(figures)")
         #expect(try await running() == 16)

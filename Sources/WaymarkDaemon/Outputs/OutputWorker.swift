@@ -58,17 +58,11 @@ struct OutputWorker: Sendable {
         await save(&progress, force: true)
     }
 
-    /// Requests in flight at once, each lane a set of devices: a device's events stay in one
-    /// lane and go one after another, so they arrive in order; lanes overlap the receiver's
-    /// round trips (one request at a time delivered about 2,400 events a second, four lanes
-    /// 4,300, eight 4,500–5,200; BENCHMARKS.md).
-    static let lanes = 8
-
-    /// A batch, its devices spread over the lanes; `.stop` when the output must stop (410, shutdown).
+    /// A batch, its devices spread over the lanes (`DeliveryLanes`); `.stop` when the output must stop (410, shutdown).
     private func deliver(_ events: [OutputEvent]) async -> Delivery {
         guard !events.isEmpty else { return .done }
-        var byLane = [[OutputEvent]](repeating: [], count: Self.lanes)
-        for event in events { byLane[Self.lane(of: event.device)].append(event) }
+        var byLane = [[OutputEvent]](repeating: [], count: DeliveryLanes.count)
+        for event in events { byLane[DeliveryLanes.lane(of: event.device)].append(event) }
         return await withTaskGroup(of: Delivery.self) { group in
             for lane in byLane where !lane.isEmpty {
                 group.addTask {
@@ -85,8 +79,6 @@ struct OutputWorker: Sendable {
         }
     }
 
-    /// A stable lane for the device.
-    static func lane(of device: String) -> Int { Int(StableHash.fnv1a(device) % UInt32(lanes)) }
 
     /// The cursor, and what of it is saved.
     private struct Progress {

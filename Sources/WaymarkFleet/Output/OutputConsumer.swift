@@ -23,9 +23,6 @@ struct OutputConsumer: Sendable {
             jetStream: jetStream, stream: FleetSubjects.eventStream, consumer: consumer, batch: settings.batch, fetchWait: settings.fetchWait)
     }
 
-    /// Requests in flight at once, as the single daemon's outputs (`OutputWorker.lanes`).
-    static let lanes = 8
-
     private enum Outcome { case done, gone(String), cancelled }
 
     func run(until stop: StopSignal) async {
@@ -101,8 +98,8 @@ struct OutputConsumer: Sendable {
     /// A batch, its devices spread over the lanes, each device's events one after another.
     private func deliver(_ events: [OutputEvent]) async -> Outcome {
         guard !events.isEmpty else { return .done }
-        var byLane = [[OutputEvent]](repeating: [], count: Self.lanes)
-        for event in events { byLane[Int(StableHash.fnv1a(event.device) % UInt32(Self.lanes))].append(event) }
+        var byLane = [[OutputEvent]](repeating: [], count: DeliveryLanes.count)
+        for event in events { byLane[DeliveryLanes.lane(of: event.device)].append(event) }
         return await withTaskGroup(of: Outcome.self) { group in
             for lane in byLane where !lane.isEmpty {
                 group.addTask {

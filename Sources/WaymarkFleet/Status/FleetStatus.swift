@@ -89,7 +89,7 @@ public struct FleetStatus: Sendable, Codable, Equatable {
                 OutputState(
                     name: output.name, kind: output.kind.name, owner: outputOwners[output.name], disabled: output.disabled,
                     pending: Int(info?.numPending ?? 0), unacknowledged: Int(info?.numAckPending ?? 0),
-                    deadLetters: try await database.deadLetters(output: output.name).count))
+                    deadLetters: try await database.deadLetterCount(output: output.name)))
         }
         await nats.close()
         return FleetStatus(

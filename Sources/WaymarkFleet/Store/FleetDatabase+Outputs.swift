@@ -60,6 +60,14 @@ extension FleetDatabase {
         return letters
     }
 
+    /// How many dead letters the output has (`fleet status`), counted by the database.
+    func deadLetterCount(output: String) async throws -> Int {
+        var count = 0
+        let rows = try await client.query("SELECT count(*) FROM output_dead_letters WHERE output = \(output)", logger: logger)
+        for try await value in rows.decode(Int.self) { count = value }
+        return count
+    }
+
     /// Stops an output for good (its receiver answered 410).
     func disableOutput(_ name: String, reason: String) async throws {
         try await client.query("UPDATE outputs SET disabled = \(reason) WHERE name = \(name)", logger: logger)

@@ -24,7 +24,7 @@ import WaymarkTestSupport
     static func receiver(port: Int, secret: String, log: String, _ extra: [String] = []) throws -> BackgroundProcess {
         try BackgroundProcess(
             URL(fileURLWithPath: "/usr/bin/python3"),
-            [receiverScript, "--secret", secret, "--port", "\(port)", "--log", log] + extra)
+            [receiverScript, "--secret=\(secret)", "--port", "\(port)", "--log", log] + extra)
     }
 
     /// Both devices walk the path: the phone over OwnTracks, the tracker over the OsmAnd protocol.

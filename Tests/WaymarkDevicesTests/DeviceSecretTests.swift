@@ -11,6 +11,25 @@ import WaymarkCore
         #expect(secret != DeviceSecret.generate())
     }
 
+    /// A generator whose first draws make a secret beginning with `-` (0xF8 → "-"…), then counts up.
+    struct LeadingDashFirst: RandomNumberGenerator {
+        var calls: UInt64 = 0
+        mutating func next() -> UInt64 {
+            calls += 1
+            return calls <= 32 ? 0xF8F8_F8F8_F8F8_F8F8 : calls
+        }
+    }
+
+    @Test func noSecretBeginsWithADashSoNoCommandLineTakesItForAnOption() {
+        var generator = LeadingDashFirst()
+        #expect(DeviceSecret.base64URL([UInt8](repeating: 0xF8, count: 32)).hasPrefix("-"))
+        let secret = DeviceSecret.generate(using: &generator)
+        #expect(!secret.text.hasPrefix("-"))
+        #expect(secret.text.count == 43)
+        #expect(generator.calls > 32)
+        #expect((0..<2000).allSatisfy { _ in !DeviceSecret.generate().text.hasPrefix("-") })
+    }
+
     @Test(arguments: [
         ([UInt8](), ""), ([0x66], "Zg"), ([0x66, 0x6F], "Zm8"), ([0x66, 0x6F, 0x6F], "Zm9v"),
         ([0xFB, 0xFF, 0xBF], "-_-_"),  // the two characters base64url differs in

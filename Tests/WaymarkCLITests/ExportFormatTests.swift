@@ -25,8 +25,8 @@ import WaymarkTestSupport
         }
         switch format {
         case "gpx":
-            let check = try await ExportReaders.validate(output, schema: "Topografix_gpx11.xsd")
-            #expect(check.status == 0, "GPX 1.1 schema: \(check.stderr)")
+            let check = try await ExportReaders.validateStyledGPX(output, in: directory)
+            #expect(check.status == 0, "GPX 1.1 and style schemas: \(check.stderr)")
         case "kml":
             let check = try await ExportReaders.validate(output, schema: "ogckml22.xsd")
             #expect(check.status == 0, "KML 2.2 schema: \(check.stderr)")

@@ -102,4 +102,24 @@ enum ExportReaders {
             URL(fileURLWithPath: "/usr/bin/xmllint"),
             ["--noout", "--nonet", "--schema", schemas.appendingPathComponent(schema).path, file])
     }
+
+    /// The style extensions' schemas (Tests/Schemas; their headers say where they come from).
+    static let extensionSchemas = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/Schemas")
+
+    /// Validates a styled GPX against GPX 1.1 and the three extension schemas together: GPX's
+    /// `extensions` admit other namespaces laxly, so xmllint checks every extension element it
+    /// has a schema for, and a schema that imports all four is the way to give it them.
+    static func validateStyledGPX(_ file: String, in directory: TemporaryDirectory) async throws -> ProcessResult {
+        let imports = [
+            ("http://www.topografix.com/GPX/1/1", schemas.appendingPathComponent("Topografix_gpx11.xsd")),
+            ("http://www.topografix.com/GPX/gpx_style/0/2", extensionSchemas.appendingPathComponent("gpx_style.xsd")),
+            ("http://www.garmin.com/xmlschemas/GpxExtensions/v3", extensionSchemas.appendingPathComponent("GpxExtensionsv3.xsd")),
+            ("https://osmand.net", extensionSchemas.appendingPathComponent("osmand.xsd")),
+        ].map { "  <xsd:import namespace=\"\($0.0)\" schemaLocation=\"\($0.1.path)\"/>" }
+        let driver = try directory.write(
+            "styled-gpx.xsd",
+            "<?xml version=\"1.0\"?>\n<xsd:schema xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\">\n"
+                + imports.joined(separator: "\n") + "\n</xsd:schema>\n")
+        return try await runProcess(URL(fileURLWithPath: "/usr/bin/xmllint"), ["--noout", "--nonet", "--schema", driver, file])
+    }
 }

@@ -8,15 +8,19 @@ import WaymarkRegions
 /// Coordinates are written with 7 decimals (about 1 cm), altitudes with 2 (more when the value
 /// has them), times in RFC 3339 UTC. Text is XML-escaped. For an export, the overview's
 /// statistics go into the metadata and track descriptions and its events become waypoints
-/// (GPX 1.1 puts waypoints before tracks, hence the overview first).
+/// (GPX 1.1 puts waypoints before tracks, hence the overview first). An export is styled: the
+/// track's colour and width and the waypoints' symbols, in the extensions apps read
+/// (`GPXStyle`).
 public struct GPXWriter<Sink: TextSink>: TrackWriter {
     public private(set) var sink: Sink
     private var segmentOpen = false
+    private let styled: Bool
 
     /// Starts the document and its track.
     public init(sink: Sink, creator: String = "waymark", trackName: String? = nil) throws {
         self.sink = sink
-        try self.sink.write(Self.root(creator: creator) + " <trk>\n")
+        styled = false
+        try self.sink.write(Self.root(creator: creator, styled: false) + " <trk>\n")
         if let trackName { try self.sink.write("  <name>\(XMLText.escape(trackName))</name>\n") }
     }
 
@@ -24,7 +28,8 @@ public struct GPXWriter<Sink: TextSink>: TrackWriter {
     /// the track with its name and statistics.
     public init(sink: Sink, creator: String = "waymark", overview: TrackOverview) throws {
         self.sink = sink
-        var head = Self.root(creator: creator) + " <metadata>\n"
+        styled = true
+        var head = Self.root(creator: creator, styled: true) + " <metadata>\n"
         if let name = overview.name { head += "  <name>\(XMLText.escape(name))</name>\n" }
         head += "  <desc>\(XMLText.escape(overview.statistics.headline))</desc>\n"
         if let bounds = overview.bounds {
@@ -39,26 +44,29 @@ public struct GPXWriter<Sink: TextSink>: TrackWriter {
         var track = " <trk>\n"
         if let name = overview.name { track += "  <name>\(XMLText.escape(name))</name>\n" }
         track += "  <desc>\(XMLText.escape(overview.statistics.headline))</desc>\n"
+        track += GPXStyle.trackExtensions
         try self.sink.write(track)
     }
 
-    private static func root(creator: String) -> String {
+    private static func root(creator: String, styled: Bool) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <gpx version="1.1" creator="\(XMLText.escape(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
-        xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-        xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">\n
+        xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"\(styled ? GPXStyle.declarations : "") \
+        xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd\
+        \(styled ? GPXStyle.schemaLocations : "")">\n
         """
     }
 
-    /// `<wpt>` for an event: position, altitude, time, name, description and type, in the
-    /// schema's order.
+    /// `<wpt>` for an event: position, altitude, time, name, description, symbol, type and
+    /// OsmAnd's marker colour, in the schema's order.
     static func waypoint(_ event: TrackEvent) -> String {
         var text = " <wpt lat=\"\(Decimal7.format(event.coordinate.latitude))\" lon=\"\(Decimal7.format(event.coordinate.longitude))\">"
         if let altitude = event.altitude { text += "<ele>\(altitudeText(altitude))</ele>" }
         if let time = event.time { text += "<time>\(time.rfc3339)</time>" }
         text += "<name>\(XMLText.escape(event.name))</name><desc>\(XMLText.escape(event.description))</desc>"
-        text += "<type>\(XMLText.escape(event.type))</type></wpt>\n"
+        text += "<sym>\(GPXStyle.symbol(for: event.kind))</sym><type>\(XMLText.escape(event.type))</type>"
+        text += "<extensions><osmand:color>\(GPXStyle.colour(for: event.kind).hex)</osmand:color></extensions></wpt>\n"
         return text
     }
 
@@ -93,7 +101,7 @@ public struct GPXWriter<Sink: TextSink>: TrackWriter {
     /// Closes the document and flushes the sink.
     public mutating func finish() throws {
         try endSegment()
-        try sink.write(" </trk>\n</gpx>\n")
+        try sink.write(" </trk>\n" + (styled ? GPXStyle.documentExtensions : "") + "</gpx>\n")
         try sink.flush()
     }
 

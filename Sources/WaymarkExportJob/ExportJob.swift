@@ -21,7 +21,7 @@ public enum ExportJob {
         do {
             let overview = try analyse(
                 input, store: store, regionPaths: options.regionPaths, idProperty: options.idProperty,
-                numberUnnamed: options.numberUnnamedFeatures, gapRule: options.gapRule, options: options, logger: logger)
+                numberUnnamed: options.numberUnnamedFeatures, silenceRule: options.silenceRule, options: options, logger: logger)
             guard overview.statistics.points > 0 else {
                 throw ExportError(.emptyTrack, "\(describe(options.source)) has no track points: nothing to export")
             }
@@ -38,15 +38,15 @@ public enum ExportJob {
 
     /// The overview alone (`waymark stats`): statistics and, with regions, events.
     public static func overview(
-        of source: ExportSource, regionPaths: [String] = [], idProperty: String? = nil, gapRule: GapRule = GapRule(),
+        of source: ExportSource, regionPaths: [String] = [], idProperty: String? = nil, silenceRule: SilenceRule = .standard,
         logger: Logger
     ) throws -> TrackOverview {
         let (input, store) = try open(source, logger: logger)
         var options = ExportOptions(source: source, format: .gpx, outputPath: "-")
-        options.gapRule = gapRule
+        options.silenceRule = silenceRule
         return try analyse(
             input, store: store, regionPaths: regionPaths, idProperty: idProperty, numberUnnamed: false,
-            gapRule: gapRule, options: options, logger: logger)
+            silenceRule: silenceRule, options: options, logger: logger)
     }
 
     // MARK: - Input
@@ -76,7 +76,7 @@ public enum ExportJob {
     /// store), or for the history without paths, from its own database.
     private static func analyse(
         _ input: any TrackInput, store: WaymarkStore?, regionPaths: [String], idProperty: String?, numberUnnamed: Bool,
-        gapRule: GapRule, options: ExportOptions, logger: Logger
+        silenceRule: SilenceRule, options: ExportOptions, logger: Logger
     ) throws -> TrackOverview {
         let regions: [Region]
         if regionPaths.isEmpty, let store {
@@ -89,7 +89,7 @@ public enum ExportJob {
                 into: { try WaymarkStore.temporary(logger: logger) }, logger: logger)
         }
         var analyzer = TrackAnalyzer(
-            gapRule: gapRule, regions: regions, runEngine: store == nil || !regionPaths.isEmpty, activity: options.activity)
+            silenceRule: silenceRule, regions: regions, runEngine: store == nil || !regionPaths.isEmpty, activity: options.activity)
         try input.read(events: true, point: { analyzer.add($0) }, event: { analyzer.add($0) })
         return analyzer.finish(name: input.name, regions: regions)
     }
@@ -173,7 +173,7 @@ public enum ExportJob {
         _ overview: TrackOverview, from input: any TrackInput, options: ExportOptions, into writer: W
     ) throws -> Int {
         let expected = overview.statistics.points
-        var segmenter = TrackSegmenter(rule: options.gapRule)
+        var segmenter = TrackSegmenter(rule: options.silenceRule)
         var count = 0
         var written = 0
         func feed(_ body: (Fix, Bool) throws -> Void) throws {

@@ -55,7 +55,7 @@ public struct ExportOptions: Sendable {
     /// Picture width in pixels (svg, png, overlay, kmz).
     public var width = 1200
     /// Where the track is split into segments.
-    public var gapRule = GapRule()
+    public var silenceRule = SilenceRule.standard
     /// The speed bound of the validation gate in front of the location services.
     public var activity: ActivityType = .other
     /// An MBTiles file of raster PNG tiles drawn under the map of a picture (svg, png, overlay,

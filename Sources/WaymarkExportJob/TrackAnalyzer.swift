@@ -15,8 +15,8 @@ struct TrackAnalyzer {
     private var allHaveAltitude = true
     private(set) var lastTime: Timestamp?
 
-    init(gapRule: GapRule, regions: [Region], runEngine: Bool, activity: ActivityType) {
-        segmenter = TrackSegmenter(rule: gapRule)
+    init(silenceRule: SilenceRule, regions: [Region], runEngine: Bool, activity: ActivityType) {
+        segmenter = TrackSegmenter(rule: silenceRule)
         events = EventCollector(regions: regions, runEngine: runEngine, activity: activity)
     }
 

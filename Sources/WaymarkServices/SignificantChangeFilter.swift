@@ -9,6 +9,10 @@ import WaymarkCore
 /// steady movement still adds up. Accuracy and distance filters do not apply. Input fixes are
 /// expected to have passed a `ValidationGate`; a fix without a time is ignored.
 /// Records have kind `significantChange` and no further fields.
+///
+/// Silences (`SilenceRule`, docs/semantics.md §2.6) need no rule of their own here: a silence
+/// already meets the 300 s, so the fix after one, stay or gap, is delivered exactly when it is
+/// 500 m or more from the last significant location.
 public struct SignificantChangeFilter: LocationService, Sendable {
     /// Metres from the last significant location; default 500 (Core Location).
     public var minimumDistance: Double

@@ -61,6 +61,8 @@ public struct StandardUpdates: LocationService, Sendable {
     public let configuration: Configuration
 
     private var lastDelivered: Coordinate?
+    /// The last fix that passed the accuracy filter, which a silence is judged from.
+    private var lastSeen: Fix?
     /// Where and when the current stationary stretch began.
     private var stationaryAnchor: (coordinate: Coordinate, time: Timestamp)?
     /// Set while paused.
@@ -84,8 +86,13 @@ public struct StandardUpdates: LocationService, Sendable {
             return releaseIfIntervalElapsed(at: time)
         }
         var out: [LocationRecord] = []
+        let silence = lastSeen.map { SilenceRule.standard.judge(from: $0, to: fix) } ?? .continuous
+        lastSeen = fix
 
         if let point = pausePoint {
+            // A pause is a pause across a silence the device stayed through (SilenceRule): the
+            // first fix after it, perhaps a cold start's tens of metres off, is no movement.
+            if case .stay = silence { return [] }
             guard reaches(Geodesic.distance(point, fix.coordinate), configuration.resumeDistance) else { return [] }
             pausePoint = nil
             stationaryAnchor = (fix.coordinate, time)

@@ -12,6 +12,14 @@ import WaymarkCore
 /// arrival it emits a departure; either way a new candidate stay starts at that fix (the
 /// simplest restart: earlier fixes are not reconsidered).
 ///
+/// Silences follow `SilenceRule` (docs/semantics.md §2.6) with the visit radius: a fix more than
+/// 300 s after the last one and within `radius` of it continues the stay, whatever its distance
+/// from the anchor and centre (a logger that stopped recording at the place, a receiver that
+/// came back with a cold-start error), and starts a new *leg*: the next fixes are judged against
+/// the leg's first fix and running centre, as a new stay's would be. A fix farther away
+/// after a silence ends the stay at the last fix before it. The reported centre and uncertainty
+/// are over all the stay's fixes.
+///
 /// Records have kind `visit` and, in order:
 /// - arrival: `"event":"arrival"`, `"arrivalTime"`, `"uncertainty"`; time is the stay's first
 ///   fix (stamped back, as Core Location does), coordinate the centre at the moment of arrival.
@@ -43,20 +51,23 @@ public struct VisitDetector: LocationService, Sendable {
             stay = Stay(first: time, coordinate: fix.coordinate)
             return []
         }
-        if Geodesic.distance(current.centre, fix.coordinate) <= radius,
-            Geodesic.distance(current.anchor, fix.coordinate) <= radius
-        {
-            current.add(time, fix.coordinate)
-            var records: [LocationRecord] = []
-            if !current.arrived, current.last.seconds(since: current.first) >= minimumDuration {
-                current.arrived = true
-                records.append(arrival(of: current))
-            }
-            stay = current
-            return records
+        switch SilenceRule(radius: radius).judge(from: Fix(time: current.last, coordinate: current.lastCoordinate), to: fix) {
+        case .stay:
+            current.add(time, fix.coordinate, startingLeg: true)
+        case .continuous where Geodesic.distance(current.legCentre, fix.coordinate) <= radius
+            && Geodesic.distance(current.legAnchor, fix.coordinate) <= radius:
+            current.add(time, fix.coordinate, startingLeg: false)
+        case .continuous, .gap:
+            stay = Stay(first: time, coordinate: fix.coordinate)
+            return current.arrived ? [departure(of: current)] : []
         }
-        stay = Stay(first: time, coordinate: fix.coordinate)
-        return current.arrived ? [departure(of: current)] : []
+        var records: [LocationRecord] = []
+        if !current.arrived, current.last.seconds(since: current.first) >= minimumDuration {
+            current.arrived = true
+            records.append(arrival(of: current))
+        }
+        stay = current
+        return records
     }
 
     /// An open stay reports nothing: the device has not departed.
@@ -106,44 +117,75 @@ public struct VisitDetector: LocationService, Sendable {
     }
 }
 
-/// The fixes of one candidate stay and their running mean.
+/// The fixes of one candidate stay: their running mean over the whole stay (reported) and over
+/// the current leg (judged against), and the farthest of them from a centre.
 private struct Stay: Sendable {
     let first: Timestamp
     var last: Timestamp
     var arrived = false
-    private let anchorLongitude: Double
     private var coordinates: [Coordinate] = []
-    /// The stay's first position: fixes must stay within the radius of it too, so a slow walk
-    /// (whose running mean follows the walker) is not taken for a stay.
+    private var whole: RunningMean
+    private var leg: RunningMean
+    /// The stay's first position (`ServiceMark.stay`).
     var anchor: Coordinate { coordinates[0] }
-    private var latitudeSum = 0.0
-    private var longitudeOffsetSum = 0.0
+    /// The current leg's first position: fixes must stay within the radius of it too, so a slow
+    /// walk (whose running mean follows the walker) is not taken for a stay.
+    private(set) var legAnchor: Coordinate
+    var lastCoordinate: Coordinate { coordinates[coordinates.count - 1] }
 
     init(first: Timestamp, coordinate: Coordinate) {
         self.first = first
         self.last = first
-        self.anchorLongitude = coordinate.longitude
-        add(first, coordinate)
+        whole = RunningMean(around: coordinate)
+        leg = whole
+        legAnchor = coordinate
+        add(first, coordinate, startingLeg: false)
     }
 
-    mutating func add(_ time: Timestamp, _ coordinate: Coordinate) {
+    /// Adds a fix; `startingLeg` after a silence the device stayed through.
+    mutating func add(_ time: Timestamp, _ coordinate: Coordinate, startingLeg: Bool) {
+        if startingLeg {
+            leg = RunningMean(around: coordinate)
+            legAnchor = coordinate
+        }
         last = time
         coordinates.append(coordinate)
-        latitudeSum += coordinate.latitude
-        longitudeOffsetSum += (coordinate.longitude - anchorLongitude).remainder(dividingBy: 360)
+        whole.add(coordinate)
+        leg.add(coordinate)
     }
 
     /// The mean of the stay's fixes.
-    var centre: Coordinate {
-        let count = Double(coordinates.count)
-        var longitude = anchorLongitude + longitudeOffsetSum / count
-        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-        return Coordinate(latitude: latitudeSum / count, longitude: longitude)
-    }
+    var centre: Coordinate { whole.mean }
+
+    /// The mean of the current leg's fixes.
+    var legCentre: Coordinate { leg.mean }
 
     /// Largest distance in metres of a stay fix from `centre`, rounded to centimetres.
     func uncertainty(about centre: Coordinate) -> Double {
         let largest = coordinates.map { Geodesic.distance(centre, $0) }.max() ?? 0
         return (largest * 100).rounded() / 100
+    }
+}
+
+/// The mean latitude and longitude of some positions, longitudes unwrapped around the first so
+/// positions on both sides of the antimeridian average correctly.
+private struct RunningMean: Sendable {
+    private let originLongitude: Double
+    private var latitudeSum = 0.0
+    private var longitudeOffsetSum = 0.0
+    private var count = 0.0
+
+    init(around coordinate: Coordinate) { originLongitude = coordinate.longitude }
+
+    mutating func add(_ coordinate: Coordinate) {
+        latitudeSum += coordinate.latitude
+        longitudeOffsetSum += (coordinate.longitude - originLongitude).remainder(dividingBy: 360)
+        count += 1
+    }
+
+    var mean: Coordinate {
+        var longitude = originLongitude + longitudeOffsetSum / count
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        return Coordinate(latitude: latitudeSum / count, longitude: longitude)
     }
 }

@@ -64,6 +64,68 @@ import WaymarkTestSupport
         #expect(Self.difference(replayed, expected) == nil)
     }
 
+    /// docs/semantics.md §2.6: a walk with stops of 15 and 27 minutes (`waymark simulate --stop`)
+    /// whose logger went silent inside each, 10 and 24 minutes, and came back with a cold start's
+    /// 80 m error. Each stop is one visit, from its arrival to its departure, in replay and in the
+    /// daemon alike.
+    @Test func stopsWithSilences() async throws {
+        let directory = try TemporaryDirectory()
+        let walk = directory.path("walk.gpx")
+        let simulated = try await runWaymark([
+            "simulate", "--waypoint", "47.0,8.0", "--waypoint", "47.006,8.0", "--waypoint", "47.006,8.008", "--waypoint", "47.0,8.008",
+            "--speed", "1.4", "--interval", "5", "--stop", "1:900", "--stop", "2:1620", "--seed", "3", "-o", walk,
+        ])
+        try #require(simulated.status == 0, "\(simulated.stderr)")
+        let silent = directory.path("silent.gpx")
+        let script = """
+            import sys, json, datetime, gpxpy, gpxpy.gpx
+            from geographiclib.geodesic import Geodesic
+            # Per stop: its waypoint, seconds recorded after arriving and before leaving, and the
+            # cold-start error of the first fix after the silence (metres north, or south).
+            stops = [(47.006, 8.0, 30, 60, 80), (47.006, 8.008, 60, 120, -80)]
+            g = gpxpy.parse(open(sys.argv[1]))
+            points = [p for t in g.tracks for s in t.segments for p in s.points]
+            drop, seen = set(), []
+            for lat, lon, head, tail, error in stops:
+                at = [p.time for p in points if Geodesic.WGS84.Inverse(lat, lon, p.latitude, p.longitude)["s12"] <= 15]
+                first, last = at[0], at[-1]
+                seen.append([first.timestamp(), last.timestamp()])
+                cut = [i for i, p in enumerate(points)
+                       if first + datetime.timedelta(seconds=head) < p.time < last - datetime.timedelta(seconds=tail)]
+                drop.update(cut)
+                back = points[cut[-1] + 1]
+                moved = Geodesic.WGS84.Direct(back.latitude, back.longitude, 0 if error > 0 else 180, abs(error))
+                back.latitude, back.longitude = moved["lat2"], moved["lon2"]
+            out = gpxpy.gpx.GPX(); track = gpxpy.gpx.GPXTrack(); segment = gpxpy.gpx.GPXTrackSegment()
+            out.tracks.append(track); track.segments.append(segment)
+            segment.points.extend(p for i, p in enumerate(points) if i not in drop)
+            open(sys.argv[2], "w").write(out.to_xml())
+            print(json.dumps(seen))
+            """
+        let made = try await runPython(script, [walk, silent])
+        try #require(made.status == 0, "\(made.stderr)")
+        let stops = try #require(try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [[Double]])
+        let regions = try directory.write("none.geojson", #"{"type":"FeatureCollection","features":[]}"#)
+        let (replayed, served) = try await Self.bothWays(track: silent, regions: regions, in: directory)
+        #expect(Self.difference(served, replayed) == nil)
+
+        let visits = replayed.compactMap { line -> (event: String, time: Double)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["kind"] as? String == "visit", let event = object["event"] as? String, let time = object["time"] as? String,
+                let date = ISO8601DateFormatter().date(from: time)
+            else { return nil }
+            return (event, date.timeIntervalSince1970)
+        }
+        try #require(visits.map(\.event) == ["arrival", "departure", "arrival", "departure"], "\(replayed)")
+        for (index, stop) in stops.enumerated() {
+            let (arrival, departure) = (visits[2 * index].time, visits[2 * index + 1].time)
+            // Stamped with the stay's first fix (the walker slowing, up to 100 m before the
+            // waypoint) and its last inside (walking off, up to 100 m after).
+            #expect(arrival >= stop[0] - 120 && arrival <= stop[0] + 10, "arrival \(arrival) for a stop from \(stop[0])")
+            #expect(departure >= stop[1] - 10 && departure <= stop[1] + 120, "departure \(departure) for a stop to \(stop[1])")
+        }
+    }
+
     /// Regions seeded along `track` (about half crossed, half near misses).
     static func regions(along track: String, in directory: TemporaryDirectory) async throws -> String {
         let regions = directory.path("regions.geojson")

@@ -6,7 +6,7 @@ import WaymarkTestSupport
 
 /// The points of a GPX file with the segment starts the export sees (each `trk`, `trkseg` and
 /// `rte` a piece, then the gap rule).
-func trackPoints(_ path: String, rule: GapRule = GapRule()) throws -> [(fix: Fix, startsSegment: Bool)] {
+func trackPoints(_ path: String, rule: SilenceRule = .standard) throws -> [(fix: Fix, startsSegment: Bool)] {
     var reader = try GPXReader(path: path)
     var segmenter = TrackSegmenter(rule: rule)
     var points: [(Fix, Bool)] = []

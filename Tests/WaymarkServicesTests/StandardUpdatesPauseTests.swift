@@ -51,6 +51,23 @@ import WaymarkCore
         #expect(StandardTrack.kinds(Self.pausing, fixes) == expected)
     }
 
+    /// docs/semantics.md §2.6: paused, a silence ended within 100 m of the last fix keeps the
+    /// pause (a cold start's error is no movement); one ended farther away resumes.
+    @Test(arguments: [
+        (70.0, 500.0, false),  // a stay: still paused, and the fixes back at the place keep it
+        (70, 290, true),  // no silence: 70 m is movement
+        (130, 500, true),  // a gap
+    ])
+    func aSilenceTheDeviceStayedThroughKeepsThePause(metres: Double, at seconds: Double, resumes: Bool) {
+        let fixes = [
+            StandardTrack.fix(0, at: 0), StandardTrack.fix(5, at: 180), StandardTrack.fix(metres, at: seconds),
+            StandardTrack.fix(3, at: seconds + 10),
+        ]
+        let expected = ["location 0", "paused 180"] + (resumes ? ["resumed \(Int(seconds))", "location \(Int(seconds))"] : [])
+        #expect(StandardTrack.kinds(Self.pausing, fixes).prefix(expected.count) == expected[...])
+        #expect(StandardTrack.kinds(Self.pausing, fixes).count == (resumes ? 5 : 2))
+    }
+
     @Test func pausedRecordIsAtThePausePointWithTheTriggeringTime() throws {
         var service = StandardUpdates(configuration: Self.pausing)
         _ = service.process(StandardTrack.fix(0, at: 0))

@@ -56,6 +56,39 @@ struct VisitDetectorTests {
                 .init(event: "arrival", time: 0, arrival: 0), .init(event: "departure", time: 300, arrival: 0),
                 .init(event: "arrival", time: 400, arrival: 400), .init(event: "departure", time: 790, arrival: 400),
             ]),
+        // Silences (docs/semantics.md §2.6): more than 300 s without a fix.
+        Case(
+            name: "a 20-minute silence inside a 25-minute stay is one visit",
+            fixes: stay(north: 0, from: 0, to: 60, jitter: 20) + stay(north: 0, from: 1260, to: 1500, jitter: 20)
+                + [fix(north: 2000, at: 1530)],
+            expected: [.init(event: "arrival", time: 0, arrival: 0), .init(event: "departure", time: 1500, arrival: 0)]),
+        Case(
+            name: "after a silence a fix within the radius of the last one continues the stay, however far from its start",
+            fixes: [fix(north: 0, at: 0), fix(north: 40, at: 30), fix(north: 80, at: 60)] + stay(north: 150, from: 900, to: 1200)
+                + [fix(north: 2000, at: 1230)],
+            expected: [.init(event: "arrival", time: 0, arrival: 0), .init(event: "departure", time: 1200, arrival: 0)]),
+        Case(
+            name: "300 s is no silence: a fix outside the stay's radius ends it",
+            fixes: [fix(north: 0, at: 0), fix(north: 40, at: 30), fix(north: 80, at: 60)] + stay(north: 150, from: 360, to: 660)
+                + [fix(north: 2000, at: 690)],
+            expected: [.init(event: "arrival", time: 360, arrival: 360), .init(event: "departure", time: 660, arrival: 360)]),
+        Case(
+            name: "301 s is a silence: the same fix continues the stay",
+            fixes: [fix(north: 0, at: 0), fix(north: 40, at: 30), fix(north: 80, at: 60)] + stay(north: 150, from: 361, to: 661)
+                + [fix(north: 2000, at: 691)],
+            expected: [.init(event: "arrival", time: 0, arrival: 0), .init(event: "departure", time: 661, arrival: 0)]),
+        Case(
+            name: "a silence ended 99.5 m from the last fix is a stay",
+            fixes: stay(north: 0, from: 0, to: 120) + stay(north: 99.5, from: 900, to: 960) + [fix(north: 2000, at: 990)],
+            expected: [.init(event: "arrival", time: 0, arrival: 0), .init(event: "departure", time: 960, arrival: 0)]),
+        Case(
+            name: "a silence ended 100.5 m from the last fix is a gap, and a short stay on either side no visit",
+            fixes: stay(north: 0, from: 0, to: 120) + stay(north: 100.5, from: 900, to: 960) + [fix(north: 2000, at: 990)],
+            expected: []),
+        Case(
+            name: "a gap ends a visit at the last fix before the silence",
+            fixes: stay(north: 0, from: 0, to: 600) + stay(north: 500, from: 1800, to: 1900),
+            expected: [.init(event: "arrival", time: 0, arrival: 0), .init(event: "departure", time: 600, arrival: 0)]),
         Case(
             name: "moving steadily is no visit",
             fixes: stride(from: 0.0, through: 1800, by: 30).map { fix(north: $0 * 5, at: $0) }, expected: []),
@@ -97,6 +130,16 @@ struct VisitDetectorTests {
         }
         #expect(records[0].fields.map(\.0) == ["event", "arrivalTime", "uncertainty"])
         #expect(records[1].fields.map(\.0) == ["event", "arrivalTime", "departureTime", "uncertainty"])
+    }
+
+    /// The visit spanning a silence reports its centre and uncertainty over all its fixes.
+    @Test func aVisitAcrossASilenceIsReportedOnceOverAllItsFixes() throws {
+        let fixes = [fix(north: 0, at: 0), fix(north: 40, at: 30), fix(north: 80, at: 60), fix(north: 150, at: 900), fix(north: 2000, at: 930)]
+        let records = run(VisitDetector(), fixes)
+        try #require(records.count == 2)
+        #expect(Geodesic.distance(records[1].coordinate, offset(north: 67.5)) < 0.01)
+        #expect(records[1].field("uncertainty") == "82.5")
+        #expect(records[1].field("departureTime") == "\"\(startTime.adding(seconds: 900).rfc3339)\"")
     }
 
     @Test func thresholdsAreConfigurable() {

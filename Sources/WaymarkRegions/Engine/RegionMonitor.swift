@@ -82,8 +82,9 @@ public struct RegionMonitor: Sendable {
         /// Crossings are inferred between sparse fixes only across a silence of at most this many
         /// seconds: beyond it the straight path is no evidence of where the device went (a logger
         /// switched off, a file of several trips), and the next fix's state is what counts. 300 s,
-        /// the silence after which export and visits speak of a pause or a gap.
-        public var maximumCrossingGap = 300.0
+        /// `SilenceRule`'s threshold: the silence after which export, visits and pauses speak of
+        /// a stay or a gap.
+        public var maximumCrossingGap = SilenceRule.standard.threshold
         /// … and only where the straight path needs no more than this speed, m/s (activity
         /// `other`'s bound, the region engine's gate).
         public var maximumCrossingSpeed = 60.0

@@ -1,15 +1,16 @@
 import WaymarkCore
 
-/// Silences in the recording. Between recorded points up to `silenceThreshold` apart the device
-/// moved linearly and a receiver that was on had fixes. A longer silence is a pause: the logger
-/// was stopped, or had no signal (indoors, a tunnel), and what a receiver would have seen then is
-/// unknown — so neither mode is charged or credited for it. Both are off through it and start
-/// again (a hot start) to see the first point after it; a power-aware wake that falls inside it
-/// is dropped. The summary reports the silences' total.
+/// Silences in the recording (`SilenceRule`, docs/semantics.md §2.6). Between recorded points up
+/// to the rule's 300 s apart the device moved linearly and a receiver that was on had fixes. Over
+/// a longer silence, stay or gap alike, the logger was stopped or had no signal (indoors, a
+/// tunnel), and what a receiver would have seen then is unknown — so neither mode is charged or
+/// credited for it. Both are off through it and start again (a hot start) to see the first
+/// point after it; a power-aware wake that falls inside it is dropped. The summary reports the
+/// silences' total.
 extension GNSSDuty {
     /// Seconds: longer than any logger's interval while it records (smart recording stores a point
     /// at least every minute or so while moving).
-    static let silenceThreshold = 300.0
+    static let silenceThreshold = SilenceRule.standard.threshold
 
     /// Whether the recording was silent for longer than `silenceThreshold` before `fix`.
     func isSilence(before fix: Fix) -> Bool {

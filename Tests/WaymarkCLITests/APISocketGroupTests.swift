@@ -26,7 +26,7 @@ import WaymarkTestSupport
         let configuration = try directory.write("waymark.yaml", "api:\n  socket: \(socket)\n  group: users\n")
         let daemon = try BackgroundProcess.waymark(["serve", "--config", configuration, "--gpsd", "127.0.0.1:9", "--db", directory.path("w.sqlite")])
         try await daemon.whileRunning {
-            let up = try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) }
+            let up = try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: socket) }
             try #require(up, "\(daemon.stderr.suffix(2000))")
             var info = stat()
             #expect(stat(socket, &info) == 0)

@@ -29,7 +29,7 @@ import WaymarkTestSupport
         let daemon = try BackgroundProcess.waymark(
             ["serve", "--config", config, "--gpsd", "127.0.0.1:9", "--db", directory.path("w.sqlite"), "--socket", socket])
         try await daemon.whileRunning {
-            #expect(try await BackgroundProcess.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: socket) })
+            #expect(try await BackgroundProcess.waitUntil(timeout: 30) { unixSocketAccepts(path: socket) })
             func get(_ path: String, _ output: String = "/dev/null") async throws -> String {
                 try await runProcess(Self.curl, ["-s", "--unix-socket", socket, "-o", output, "-w", "%{http_code} %{content_type}", "http://localhost" + path]).stdout
             }

@@ -112,7 +112,7 @@ import WaymarkTestSupport
         let scenario = try await HandlerScenario()
         let daemon = try scenario.serve(try scenario.track(HandlerLifecycleTests.legs), speed: "1")
         try await daemon.whileRunning {
-            #expect(try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: scenario.socket) }, "\(daemon.stderr)")
+            #expect(try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: scenario.socket) }, "\(daemon.stderr)")
             func post(_ body: String) async throws -> (status: String, body: String) {
                 let result = try await runProcess(
                     URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-w", "\n%{http_code}", "--unix-socket", scenario.socket, "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body,

@@ -52,7 +52,7 @@ import WaymarkTestSupport
         #expect(offline.status != 0 && offline.stderr.contains("no daemon"), "\(offline.stderr)")
         let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
-            _ = try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: scenario.socket) }
+            _ = try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: scenario.socket) }
             let unknown = try await runWaymark(["handlers", "background", "nobody-here", "--socket", scenario.socket])
             #expect(unknown.status != 0 && unknown.stderr.contains("no handler"), "\(unknown.stderr)")
         }

@@ -45,7 +45,7 @@ import WaymarkTestSupport
         try await scenario.register()
         let daemon = try scenario.serveIdle()
         try await daemon.whileRunning {
-            _ = try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: scenario.socket) }
+            _ = try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: scenario.socket) }
             let bad = try await runWaymark(["handlers", "notify", "hut-log", "--data", "{not json", "--socket", scenario.socket])
             #expect(bad.status != 0 && bad.stderr.contains("invalid-json"), "\(bad.stderr)")
             let big = try await runWaymark(["handlers", "notify", "hut-log", "--data", "\"" + String(repeating: "x", count: 5000) + "\"", "--socket", scenario.socket])

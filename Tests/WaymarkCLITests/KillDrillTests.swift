@@ -42,7 +42,7 @@ import WaymarkTestSupport
         for round in 0..<Self.kills {
             let daemon = try BackgroundProcess.waymark(["serve", "--replay", Self.track, "--speed", "150", "--db", db, "--socket", socket])
             try #require(
-                try await BackgroundProcess.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: socket) },
+                try await BackgroundProcess.waitUntil(timeout: 30) { unixSocketAccepts(path: socket) },
                 "round \(round): no API socket\n\(daemon.stderr.suffix(2000))")
             let stream = try BackgroundProcess(Self.curl, ["-sN", "--unix-socket", socket, "http://localhost/v1/stream"])
             try await Task.sleep(for: .seconds(Double.random(in: 0.2...2.0, using: &random)))

@@ -54,7 +54,7 @@ import WaymarkTestSupport
             "serve", "--bluetooth", "hci0", "--scan-interval", "0.2", "--scan-window", "0.05", "--db", directory.path("w.sqlite"),
             "--socket", socket, "--gpsd", "127.0.0.1:9",
         ])
-        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: socket) }, "\(daemon.stderr)")
         var beaconSource: [String: Any]?
         _ = try await BackgroundProcess.waitUntil(timeout: 10) {
             guard let status = try? await runWaymark(["status", "--socket", socket]), status.status == 0,

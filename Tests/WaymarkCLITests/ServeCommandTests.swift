@@ -47,7 +47,7 @@ import WaymarkTestSupport
             "serve", "--replay", "Tracks/lakeside-ride.gpx", "--speed", "1", "--db", directory.path("w.sqlite"),
             "--socket", socket,
         ])
-        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: socket) }, "\(daemon.stderr)")
         daemon.send(SIGTERM)
         #expect(try await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
     }
@@ -64,7 +64,7 @@ import WaymarkTestSupport
             "serve", "--replay", "Tracks/lakeside-ride.gpx", "--speed", "1", "--db", directory.path("w.sqlite"),
             "--socket", socket, "--regions", folder.path,
         ])
-        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: socket) }, "\(daemon.stderr)")
         try Data("""
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"added","properties":{"radius":50},
              "geometry":{"type":"Point","coordinates":[8.7,47.36]}}]}
@@ -88,7 +88,7 @@ import WaymarkTestSupport
         let daemon = try BackgroundProcess.waymark([
             "serve", "--replay", "Tracks/lakeside-ride.gpx", "--speed", "200", "--db", db, "--socket", socket,
         ])
-        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) })
+        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: socket) })
         try await Task.sleep(for: .seconds(1.5))
         daemon.send(SIGKILL)
         try await daemon.wait(timeout: 5)

@@ -109,7 +109,7 @@ import WaymarkTestSupport
         let daemon = try BackgroundProcess.waymark([
             "serve", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--db", directory.path("w.sqlite"), "--socket", socket,
         ])
-        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        #expect(try await BackgroundProcess.waitUntil(timeout: 20) { unixSocketAccepts(path: socket) }, "\(daemon.stderr)")
         let curl = URL(fileURLWithPath: "/usr/bin/curl")
         let idle = try await runProcess(curl, ["-s", "--unix-socket", socket, "http://localhost/v1/status"])
         #expect(idle.stdout.contains("\"watching\":false"), "\(idle.stdout)")

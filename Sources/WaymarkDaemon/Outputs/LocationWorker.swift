@@ -1,4 +1,5 @@
 import Logging
+import WaymarkCore
 import WaymarkOutputs
 import WaymarkStore
 
@@ -44,9 +45,9 @@ struct LocationWorker: Sendable {
             }
             var ready: [OutputFix] = []
             for fix in batch where output.filter.devices.isEmpty || output.filter.devices.contains(fix.device) {
-                if let fix = thinning.offer(fix, now: Self.now()) { ready.append(fix) }
+                if let fix = thinning.offer(fix, now: MonotonicSeconds.now()) { ready.append(fix) }
             }
-            ready += thinning.due(now: Self.now())
+            ready += thinning.due(now: MonotonicSeconds.now())
             for fix in ready {
                 switch await retry.run({ await publish(fix) }) {
                 case .delivered: break
@@ -68,7 +69,7 @@ struct LocationWorker: Sendable {
             guard batch.isEmpty else { continue }
             timer?.cancel()
             if let due = thinning.nextDue {
-                timer = Task { [wait = max(0.01, due - Self.now())] in
+                timer = Task { [wait = max(0.01, due - MonotonicSeconds.now())] in
                     do { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) } catch { return }
                     ring.yield()
                 }
@@ -76,12 +77,4 @@ struct LocationWorker: Sendable {
             guard await wake.next() != nil else { return }  // shutting down
         }
     }
-
-    /// Seconds on the continuous clock (the thinning's trailing-edge timer).
-    private static func now() -> Double {
-        let components = (ContinuousClock.now - epoch).components
-        return Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    private static let epoch = ContinuousClock.now
 }

@@ -57,14 +57,14 @@ struct PositionConsumer: Sendable {
                         continue
                     }
                     let replaced = waiting.removeValue(forKey: fix.device)
-                    if let now = thinning.offer(fix, now: Self.now()) {
+                    if let now = thinning.offer(fix, now: MonotonicSeconds.now()) {
                         guard try await publish(now, message) else { return }
                     } else {
                         waiting[fix.device] = message
                     }
                     try await replaced?.ack()
                 }
-                for fix in thinning.due(now: Self.now()) {
+                for fix in thinning.due(now: MonotonicSeconds.now()) {
                     guard let message = waiting.removeValue(forKey: fix.device), try await publish(fix, message) else { return }
                 }
             } catch is CancellationError {
@@ -107,12 +107,4 @@ struct PositionConsumer: Sendable {
             return nil
         }
     }
-
-    /// Seconds on the continuous clock (the thinning's trailing-edge timer).
-    private static func now() -> Double {
-        let components = (ContinuousClock.now - epoch).components
-        return Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    private static let epoch = ContinuousClock.now
 }

@@ -13,7 +13,7 @@ extension GNSSDuty {
     func receiverFixes(before fix: Fix) -> [Fix] {
         guard let previous, let start = previous.time, let end = fix.time else { return [] }
         let span = end.seconds(since: start)
-        guard span > Self.receiverInterval, span <= Self.silenceThreshold else { return [] }
+        guard span > Self.receiverInterval, SilenceRule.standard.silence(from: start, to: end) == nil else { return [] }
         var fixes: [Fix] = []
         var offset = Self.receiverInterval
         while offset < span - 1e-6 {

@@ -8,14 +8,9 @@ import WaymarkCore
 /// point after it; a power-aware wake that falls inside it is dropped. The summary reports the
 /// silences' total.
 extension GNSSDuty {
-    /// Seconds: longer than any logger's interval while it records (smart recording stores a point
-    /// at least every minute or so while moving).
-    static let silenceThreshold = SilenceRule.standard.threshold
-
-    /// Whether the recording was silent for longer than `silenceThreshold` before `fix`.
+    /// Whether the recording was silent (`SilenceRule`) before `fix`.
     func isSilence(before fix: Fix) -> Bool {
-        guard let time = fix.time, let before = previous?.time else { return false }
-        return time.seconds(since: before) > Self.silenceThreshold
+        SilenceRule.standard.silence(from: previous?.time, to: fix.time) != nil
     }
 
     /// The receiver off through the silence before `time`, and on again to see the fix then.

@@ -23,8 +23,8 @@ import WaymarkCore
     @Test func everyEventKindHasASymbolAndTheMarkersColour() {
         let symbols = TrackEvent.Kind.allCases.map(GPXStyle.symbol(for:))
         #expect(symbols == ["Flag, Green", "Flag, Red", "Flag, Blue", "Pin, Blue", "Waypoint", "Waypoint"])
-        #expect(GPXStyle.colour(for: .enter) == PicturePalette.enter)
-        #expect(GPXStyle.colour(for: .departure) == PicturePalette.visit)
+        #expect(PicturePalette.marker(.enter) == PicturePalette.enter)
+        #expect(PicturePalette.marker(.departure) == PicturePalette.visit)
     }
 
     @Test func aWaypointCarriesItsSymbolBetweenDescriptionAndType() {

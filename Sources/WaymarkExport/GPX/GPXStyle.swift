@@ -27,8 +27,7 @@ enum GPXStyle {
         " \(styleNamespace) \(styleNamespace)/gpx_style.xsd \(garminNamespace) http://www.garmin.com/xmlschemas/GpxExtensionsv3.xsd"
 
     static let routeColour = PicturePalette.route
-    /// The route's width in pixels, as the picture draws it.
-    static let routeWidthPixels = 3.5
+    static let routeWidthPixels = PicturePalette.routeWidth
 
     /// `<extensions>` of the track, before its first `trkseg`.
     static var trackExtensions: String {
@@ -62,16 +61,6 @@ enum GPXStyle {
         case .arrival: "Flag, Blue"
         case .departure: "Pin, Blue"
         case .significantChange, .other: "Waypoint"
-        }
-    }
-
-    /// The waypoint's marker colour, as the picture draws the event.
-    static func colour(for kind: TrackEvent.Kind) -> PictureColor {
-        switch kind {
-        case .enter: PicturePalette.enter
-        case .exit: PicturePalette.exit
-        case .arrival, .departure: PicturePalette.visit
-        case .significantChange, .other: PicturePalette.significant
         }
     }
 

@@ -66,7 +66,7 @@ public struct GPXWriter<Sink: TextSink>: TrackWriter {
         if let time = event.time { text += "<time>\(time.rfc3339)</time>" }
         text += "<name>\(XMLText.escape(event.name))</name><desc>\(XMLText.escape(event.description))</desc>"
         text += "<sym>\(GPXStyle.symbol(for: event.kind))</sym><type>\(XMLText.escape(event.type))</type>"
-        text += "<extensions><osmand:color>\(GPXStyle.colour(for: event.kind).hex)</osmand:color></extensions></wpt>\n"
+        text += "<extensions><osmand:color>\(PicturePalette.marker(event.kind).hex)</osmand:color></extensions></wpt>\n"
         return text
     }
 

@@ -64,7 +64,7 @@ enum MapDecorations {
             case ("Route", nil):
                 try canvas.move(to: PicturePoint(centre.x - 11, centre.y))
                 try canvas.line(to: PicturePoint(centre.x + 11, centre.y))
-                try canvas.paint(fill: nil, stroke: PictureStroke(PicturePalette.route, width: 3.5))
+                try canvas.paint(fill: nil, stroke: PictureStroke(PicturePalette.route, width: PicturePalette.routeWidth))
             default:
                 try MapPainter.symbol(start: label == "Start", at: centre, label: false, on: &canvas)
             }

@@ -14,7 +14,7 @@ enum MapPainter {
             for polygon in polygons {
                 for ring in polygon { try canvas.polygon(ring.map(frame.point)) }
             }
-            try canvas.paint(fill: colour.with(alpha: 0.22), stroke: PictureStroke(colour, width: 1.5))
+            try paintRegion(colour, on: &canvas)
             try canvas.endGroup()
         }
         try canvas.endGroup()
@@ -41,6 +41,11 @@ enum MapPainter {
         try canvas.endGroup()
     }
 
+    /// Fills and outlines the region path just drawn, translucent in its colour.
+    static func paintRegion(_ colour: PictureColor, on canvas: inout some PictureCanvas) throws {
+        try canvas.paint(fill: colour.with(alpha: 0.22), stroke: PictureStroke(colour, width: 1.5))
+    }
+
     /// One stretch of the route: its white casing, then the red line (a single point: a dot).
     static func route(_ points: [PicturePoint], on canvas: inout some PictureCanvas) throws {
         guard points.count > 1 else {
@@ -48,7 +53,7 @@ enum MapPainter {
             try canvas.paint(fill: PicturePalette.route, stroke: nil)
             return
         }
-        for (colour, width) in [(PicturePalette.white, 7.0), (PicturePalette.route, 3.5)] {
+        for (colour, width) in [(PicturePalette.white, 7.0), (PicturePalette.route, PicturePalette.routeWidth)] {
             try canvas.move(to: points[0])
             for point in points.dropFirst() { try canvas.line(to: point) }
             try canvas.paint(fill: nil, stroke: PictureStroke(colour, width: width))
@@ -87,16 +92,16 @@ enum MapPainter {
         switch kind {
         case .enter:
             try canvas.polygon([PicturePoint(point.x, point.y - 8), PicturePoint(point.x + 7, point.y + 5), PicturePoint(point.x - 7, point.y + 5)])
-            try canvas.paint(fill: PicturePalette.enter, stroke: outline)
+            try canvas.paint(fill: PicturePalette.marker(kind), stroke: outline)
         case .exit:
             try canvas.polygon([PicturePoint(point.x, point.y + 8), PicturePoint(point.x - 7, point.y - 5), PicturePoint(point.x + 7, point.y - 5)])
-            try canvas.paint(fill: PicturePalette.exit, stroke: outline)
+            try canvas.paint(fill: PicturePalette.marker(kind), stroke: outline)
         case .arrival, .departure:
             try canvas.polygon([PicturePoint(point.x, point.y - 7), PicturePoint(point.x + 7, point.y), PicturePoint(point.x, point.y + 7), PicturePoint(point.x - 7, point.y)])
-            try canvas.paint(fill: PicturePalette.visit, stroke: outline)
+            try canvas.paint(fill: PicturePalette.marker(kind), stroke: outline)
         case .significantChange, .other:
             try canvas.circle(center: point, radius: 3.5)
-            try canvas.paint(fill: PicturePalette.significant, stroke: PictureStroke(PicturePalette.white, width: 1.2))
+            try canvas.paint(fill: PicturePalette.marker(kind), stroke: PictureStroke(PicturePalette.white, width: 1.2))
         }
     }
 

@@ -11,6 +11,8 @@ enum PicturePalette {
     static let white = PictureColor(0xffffff)
     static let halo = PictureColor(0xffffff, alpha: 0.85)
     static let route = PictureColor(0xd7301f)
+    /// The route line's width in pixels, over a white casing (pictures, tiles, legend, GPX style).
+    static let routeWidth = 3.5
     static let enter = PictureColor(0x1a9850)
     static let exit = PictureColor(0xb2182b)
     static let visit = PictureColor(0x2c7fb8)
@@ -27,4 +29,14 @@ enum PicturePalette {
     ].map { PictureColor($0) }
 
     static func region(_ index: Int) -> PictureColor { regions[index % regions.count] }
+
+    /// An event marker's colour.
+    static func marker(_ kind: TrackEvent.Kind) -> PictureColor {
+        switch kind {
+        case .enter: enter
+        case .exit: exit
+        case .arrival, .departure: visit
+        case .significantChange, .other: significant
+        }
+    }
 }

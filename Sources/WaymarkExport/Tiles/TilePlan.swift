@@ -123,10 +123,10 @@ public struct TilePlan: Sendable {
             for polygon in region.polygons {
                 for ring in polygon { try canvas.polygon(ring.map(local)) }
             }
-            try canvas.paint(fill: colour.with(alpha: 0.22), stroke: PictureStroke(colour, width: 1.5))
+            try MapPainter.paintRegion(colour, on: &canvas)
         }
         if !contents.edges.isEmpty {
-            for (stroke, width) in [(PicturePalette.white, 6.0), (PicturePalette.route, 3.5)] {
+            for (stroke, width) in [(PicturePalette.white, 6.0), (PicturePalette.route, PicturePalette.routeWidth)] {
                 // Consecutive edges of a segment are one path, so the line joins round, not cut.
                 var previous: (segment: Int, point: Int)?
                 for edge in contents.edges {

@@ -18,6 +18,9 @@ public struct DeviceIngestServer: Service {
         public var idleTimeout: Duration
         /// A request whose body has not arrived whole by then is answered 408.
         public var bodyTimeout: Duration
+        /// How many requests may have their bodies read before they are authenticated, at once:
+        /// those whose device is named only in the body (docs/security.md). More get 503.
+        public var unauthenticatedReads = 16
         /// PEM files of the certificate (with its chain) and private key: serve HTTPS (nil: plain HTTP).
         public var tls: (certificate: String, key: String)?
         public var onListening: (@Sendable (Int) async -> Void)?

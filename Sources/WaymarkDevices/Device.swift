@@ -30,7 +30,8 @@ public struct Device: Sendable, Equatable {
 
     /// Whether `presented` is this device's secret (constant time in the secret's content).
     public func accepts(_ presented: String) -> Bool {
+        let hash = DeviceSecret.hash(presented)
         guard let secretHash else { return false }
-        return DeviceSecret.hash(presented).matches(secretHash)
+        return hash.matches(secretHash)
     }
 }

@@ -1,3 +1,5 @@
+import WaymarkCore
+
 /// Which device a request comes from, given its credentials and the device it says it is (the
 /// rules of docs/devices.md). Pure: the caller looks devices up.
 public struct DeviceAuthentication {
@@ -39,7 +41,11 @@ public struct DeviceAuthentication {
             }
             found = device
         case .basic(let user, let secret):
-            guard let device = device(claimed ?? user), device.name == user || device.user == user, device.accepts(secret) else {
+            let named = device(claimed ?? user)
+            // The password is hashed and compared whether or not the device exists, so a wrong
+            // guess at an unknown device costs what one at a known device costs.
+            let accepted = (named ?? Self.nobody).accepts(secret)
+            guard let device = named, accepted, device.name == user || device.user == user else {
                 throw Refusal(status: .unauthorized, message: "wrong user or password for device '\(claimed ?? user)'")
             }
             found = device
@@ -49,4 +55,10 @@ public struct DeviceAuthentication {
         }
         return found
     }
+
+    /// What a password is checked against when the device does not exist: a hash no secret has
+    /// (all zero bytes), so the check runs and always fails.
+    private static let nobody = Device(
+        name: "", user: nil, secretHash: DeviceSecret.Hash(bytes: [UInt8](repeating: 0, count: 32)), secretHint: nil,
+        createdAt: Timestamp(secondsSince1970: 0))
 }

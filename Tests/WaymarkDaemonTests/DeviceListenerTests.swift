@@ -92,4 +92,24 @@ import WaymarkTestSupport
         #expect(try await shortLived.device(withSecret: trackerSecret.hash) == nil)
         #expect(try await devices.device(named: "phone") == nil)
     }
+
+    /// Issue 48: an unknown name used to cost a store read and a known one a memory look-up,
+    /// so the time of a 401 told a prober which names exist. Both come from one snapshot now:
+    /// a device added behind the directory's back is unknown until its lifetime ends, just as a
+    /// removed one stays known.
+    @Test func unknownNamesAndSecretsAreAnsweredFromTheSameSnapshotAsKnownOnes() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try WaymarkStore(path: directory.path("w.sqlite"), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        _ = try store.addDevice(name: "phone", user: nil, at: Timestamp(secondsSince1970: 0))
+        let devices = DeviceDirectory(store: store, lifetime: .seconds(600))
+        #expect(try await devices.device(named: "phone")?.name == "phone")
+        #expect(try await devices.device(named: "tracker") == nil)
+
+        let (_, secret) = try store.addDevice(name: "tracker", user: nil, at: Timestamp(secondsSince1970: 0))
+        #expect(try await devices.device(named: "tracker") == nil, "an unknown name read the store")
+        #expect(try await devices.device(withSecret: secret.hash) == nil, "an unknown secret read the store")
+        devices.clear()
+        #expect(try await devices.device(named: "tracker")?.name == "tracker")
+        #expect(try await devices.device(withSecret: secret.hash)?.name == "tracker")
+    }
 }

@@ -12,10 +12,13 @@ public struct UnixSocketHTTPClient: Sendable {
     /// Longest wait for the daemon to accept, answer or take bytes; `nil` waits for ever
     /// (reading a `/v1/stream` until the daemon ends it).
     public var timeout: Duration?
+    /// Whose daemon this client talks to; checked on every connection before anything is sent.
+    public var peerRule: SocketPeerRule
 
-    public init(socketPath: String, timeout: Duration? = .seconds(30)) {
+    public init(socketPath: String, timeout: Duration? = .seconds(30), peerRule: SocketPeerRule = .ownUserOrRoot) {
         self.socketPath = socketPath
         self.timeout = timeout
+        self.peerRule = peerRule
     }
 
     /// Sends one request and returns the status code and the decoded body.
@@ -59,6 +62,14 @@ public struct UnixSocketHTTPClient: Sendable {
         let result = Self.withAddress(socketPath) { address, length in Glibc.connect(fd, address, length) }
         switch result {
         case .some(0):
+            guard let peer = SocketPeerRule.peerUser(of: fd) else {
+                close(fd)
+                throw .init(.untrustedPeer, "cannot tell who serves the socket \(socketPath) (SO_PEERCRED)", path: socketPath)
+            }
+            if let refusal = peerRule.refusal(peer: peer, path: socketPath) {
+                close(fd)
+                throw .init(.untrustedPeer, refusal, path: socketPath)
+            }
             return fd
         case nil:
             close(fd)
@@ -193,6 +204,9 @@ public struct UnixSocketHTTPClientError: Error, Sendable, Equatable, CustomStrin
         case timeout = "timeout"
         /// The answer is not HTTP/1.x.
         case malformedResponse = "malformed-response"
+        /// The socket is served by another user than this one or root (`SocketPeerRule`):
+        /// nothing was sent.
+        case untrustedPeer = "untrusted-peer"
     }
 
     public var code: Code

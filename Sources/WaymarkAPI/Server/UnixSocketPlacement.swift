@@ -96,6 +96,8 @@ struct UnixSocketPlacement: Sendable {
             guard unlink(path) == 0 || errno == ENOENT else {
                 throw APIServerError(.socketPath, "cannot remove the stale socket \(path): \(errorText(errno))")
             }
+        } catch let error as UnixSocketHTTPClientError where error.code == .untrustedPeer {
+            throw APIServerError(.socketInUse, "another user's program is listening on \(path): \(error.message)")
         } catch let error as APIServerError {
             throw error
         } catch {

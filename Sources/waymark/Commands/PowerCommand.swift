@@ -33,7 +33,7 @@ struct PowerCommand: ParsableCommand {
     func run() throws {
         let since = try since.map { try HistoryCommand.time($0, option: "--since") }
         let report: EnergyReport
-        if let client = store.daemon() {
+        if let client = try store.daemon() {
             var path = "/v1/power?by=\(by.rawValue)"
             if let since { path += "&since=" + (since.rfc3339.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? since.rfc3339) }
             let body = try RegionsCommand.call(client, "GET", path)

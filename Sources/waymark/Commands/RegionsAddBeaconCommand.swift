@@ -77,7 +77,7 @@ extension RegionsCommand {
 
         func run() throws {
             let bytes = Array(feature.utf8)
-            if let client = store.daemon() {
+            if let client = try store.daemon() {
                 print(try RegionsCommand.call(client, "POST", "/v1/regions?replace=\(replace)", body: bytes))
                 return
             }

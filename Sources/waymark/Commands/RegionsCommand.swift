@@ -26,12 +26,21 @@ struct RegionsCommand: ParsableCommand {
             return try WaymarkStore(path: path, logger: CommandLogging.logger("waymark.store"))
         }
 
-        /// The running daemon's API, unless --db names a database or no daemon answers.
-        func daemon() -> UnixSocketHTTPClient? {
+        /// The running daemon's API, unless --db names a database or no daemon answers. A socket
+        /// served by another user is an error, not a reason to fall back to the store: someone
+        /// may be impersonating the daemon (`SocketPeerRule`).
+        func daemon() throws -> UnixSocketHTTPClient? {
             guard database == nil else { return nil }
-            let client = UnixSocketHTTPClient(socketPath: socket ?? DefaultLocations.socket(system: false), timeout: .seconds(10))
-            guard let health = try? client.request(method: "GET", path: "/v1/health"), health.status == 200 else { return nil }
-            return client
+            let client = UnixSocketHTTPClient(
+                socketPath: socket ?? DefaultLocations.socket(system: false), timeout: .seconds(10),
+                peerRule: socket == nil ? .ownUserOrRoot : .ownUserRootOrFolderOwner)
+            do {
+                return try client.request(method: "GET", path: "/v1/health").status == 200 ? client : nil
+            } catch where error.code == .untrustedPeer {
+                throw CommandError("refusing to use the daemon's socket: \(error.message)")
+            } catch {
+                return nil
+            }
         }
     }
 
@@ -70,7 +79,7 @@ struct RegionsCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            if !skipInvalid, !numberUnnamed, let client = store.daemon() {
+            if !skipInvalid, !numberUnnamed, let client = try store.daemon() {
                 // One request per file, so the daemon's errors name the file's line and column.
                 for path in paths {
                     for file in try GeoJSONRegionLoader.regionFiles(at: path) {
@@ -96,7 +105,7 @@ struct RegionsCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            if let client = store.daemon() {
+            if let client = try store.daemon() {
                 let body = try RegionsCommand.call(client, "GET", "/v1/regions")
                 for line in try Self.summaries(inAPIAnswer: body) { print(line) }
                 return
@@ -123,7 +132,7 @@ struct RegionsCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            if let client = store.daemon() {
+            if let client = try store.daemon() {
                 for identifier in identifiers {
                     let escaped = identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? identifier
                     _ = try RegionsCommand.call(client, "DELETE", "/v1/regions/" + escaped)

@@ -18,7 +18,7 @@ extension RegionsCommand {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            if let client = store.daemon() {
+            if let client = try store.daemon() {
                 let path = "/v1/regions/" + (identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? identifier) + "/state"
                 print(try RegionsCommand.call(client, "GET", path))
                 return

@@ -27,7 +27,8 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let path = socket ?? DefaultLocations.socket(system: system)
-        let client = UnixSocketHTTPClient(socketPath: path, timeout: .seconds(10))
+        let client = UnixSocketHTTPClient(
+            socketPath: path, timeout: .seconds(10), peerRule: socket == nil ? .ownUserOrRoot : .ownUserRootOrFolderOwner)
         let deadline = ContinuousClock.now + .seconds(wait)
         var attempt = Result { try client.request(method: "GET", path: "/v1/status") }
         // A command's own thread, not the cooperative pool: sleeping here holds nothing up.

@@ -8,6 +8,6 @@ enum CommandTarget {
     case store(WaymarkStore)
 
     init(_ options: RegionsCommand.StoreOptions) throws {
-        if let client = options.daemon() { self = .daemon(client) } else { self = .store(try options.open()) }
+        if let client = try options.daemon() { self = .daemon(client) } else { self = .store(try options.open()) }
     }
 }

@@ -80,7 +80,7 @@ extension HandlersCommand {
                 relaunchAfterForceQuit: !noRelaunch, backgroundRefresh: !noBackgroundRefresh, exitsOnSuspend: exitsOnSuspend,
                 limits: HandlerLimits(budget: budget, maximumBackgroundTime: maximumBackgroundTime, memoryBytes: memoryLimit),
                 fetchInterval: fetchInterval)
-            if let client = store.daemon() {
+            if let client = try store.daemon() {
                 // The running daemon registers it in its own database and routes events to it at once.
                 _ = try RegionsCommand.call(client, "POST", "/v1/handlers?replace=\(replace)", body: Array(try registration.encoded().utf8))
                 print("registered handler '\(name)'")

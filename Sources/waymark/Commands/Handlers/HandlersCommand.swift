@@ -16,7 +16,7 @@ struct HandlersCommand: ParsableCommand {
     static func notifyDaemon(_ store: RegionsCommand.StoreOptions) throws {
         var options = store
         if options.socket != nil { options.database = nil }
-        guard let client = options.daemon() else { return }
+        guard let client = try options.daemon() else { return }
         _ = try RegionsCommand.call(client, "POST", "/v1/handlers/reload")
     }
 
@@ -98,7 +98,7 @@ struct HandlersCommand: ParsableCommand {
         @OptionGroup var store: RegionsCommand.StoreOptions
 
         func run() throws {
-            if let client = store.daemon() {
+            if let client = try store.daemon() {
                 _ = try RegionsCommand.call(client, "POST", "/v1/handlers/\(HandlersCommand.escaped(name))/quit")
             } else if try !store.open().setForceQuit(true, handler: name) {
                 throw CommandError("no handler named '\(name)'")
@@ -135,7 +135,7 @@ struct HandlersCommand: ParsableCommand {
         @OptionGroup var store: RegionsCommand.StoreOptions
 
         func run() throws {
-            guard let client = store.daemon() else {
+            guard let client = try store.daemon() else {
                 throw CommandError("no daemon answers on its socket: start `waymark serve` first (handlers run under the daemon)")
             }
             print(try RegionsCommand.call(client, "POST", "/v1/handlers/\(HandlersCommand.escaped(name))/notify", body: Array(data.utf8)))
@@ -144,7 +144,7 @@ struct HandlersCommand: ParsableCommand {
 
     /// `POST /v1/handlers/NAME/ACTION` to the running daemon: these act on live processes.
     static func tellDaemon(_ action: String, handler name: String, _ store: RegionsCommand.StoreOptions) throws {
-        guard let client = store.daemon() else {
+        guard let client = try store.daemon() else {
             throw CommandError("no daemon answers on its socket: start `waymark serve` first (handlers run under the daemon)")
         }
         _ = try RegionsCommand.call(client, "POST", "/v1/handlers/\(escaped(name))/\(action)")

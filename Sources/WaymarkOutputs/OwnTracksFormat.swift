@@ -74,18 +74,22 @@ public enum OwnTracksFormat {
         message.add("lat", fix.coordinate.latitude)
         message.add("lon", fix.coordinate.longitude)
         if let acc = accuracy(of: fix) { message.add("acc", acc) }
-        if let altitude = fix.altitude, altitude.isFinite { message.add("alt", Int(altitude.rounded())) }
-        // OwnTracks' velocity is whole km/h; its course whole degrees.
-        if let speed = fix.speed, speed.isFinite, speed >= 0 { message.add("vel", Int((speed * 3.6).rounded())) }
-        if let course = fix.course, course.isFinite { message.add("cog", Int(course.rounded()) % 360) }
+        // OwnTracks' altitude is whole metres, its velocity whole km/h, its course whole degrees.
+        // A value no Int holds (a database from before the decoders' bounds may keep 1e308)
+        // is left out rather than trapping the output: see `Double.roundedInteger`.
+        if let altitude = fix.altitude?.roundedInteger() { message.add("alt", altitude) }
+        if let speed = fix.speed, speed >= 0, let kmh = (speed * 3.6).roundedInteger() { message.add("vel", kmh) }
+        if let course = fix.course?.roundedInteger() { message.add("cog", (course % 360 + 360) % 360) }
         message.add(originKey, origin)
         return (base + "/" + user + "/" + fix.device, message.object)
     }
 
-    /// Whole metres, at least 1 (Home Assistant ignores 0).
+    /// Whole metres, at least 1 (Home Assistant ignores 0); nil when not finite or past what an
+    /// `Int` holds.
     static func accuracy(of fix: OutputFix) -> Int? {
-        guard let metres = fix.accuracy ?? fix.hdop.map({ $0 * 5 }), metres.isFinite, metres >= 0 else { return nil }
-        return max(1, Int(metres.rounded(.up)))
+        guard let metres = fix.accuracy ?? fix.hdop.map({ $0 * 5 }), metres >= 0, let whole = metres.roundedInteger(.up)
+        else { return nil }
+        return max(1, whole)
     }
 
     static func trackerID(_ device: String) -> String { String(device.suffix(2)) }

@@ -112,8 +112,10 @@ private struct RFC3339Scanner<Bytes: Collection<UInt8>> where Bytes.Index == Int
         let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
         let (total, overflow) = Int64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return nil }
-        return Timestamp(nanosecondsSince1970: total + Int64(nanos))
+        // The fraction can carry the last second past Int64 (2262-04-11T23:47:16.9Z): checked too.
+        let (withFraction, fractionOverflow) = total.addingReportingOverflow(Int64(nanos))
+        guard !overflow, !fractionOverflow else { return nil }
+        return Timestamp(nanosecondsSince1970: withFraction)
     }
 
     private func digit(_ byte: UInt8) -> Int? {

@@ -9,6 +9,8 @@ import WaymarkCore
 /// - `timestamp`: required. Traccar takes the time of arrival when it is missing, but
 ///   Waymark's validation gate judges a fix by its own time, so a report without one is an
 ///   error. UNIX seconds, UNIX milliseconds or ISO 8601; see `OsmAndTimestamp`.
+/// - Every number is bounded by `NumberRule` (speeds to 11.2 km/s, altitudes −12…100 km,
+///   accuracies to 1,000 km): a value outside is an `outOfRange` error naming the parameter.
 /// - `speed`: knots by default, as Traccar defines the protocol (Traccar Client converts to
 ///   knots); converted to m/s. OsmAnd and GPSLogger substitute Android's m/s into their
 ///   templates, so a listener for those clients can set `speedUnit` to `.metresPerSecond`.
@@ -78,8 +80,7 @@ public struct OsmAndDecoder: Sendable {
                 message: "missing (Waymark needs the fix's own time: UNIX seconds, UNIX milliseconds or ISO 8601)")
         }
         var fix = Fix(time: try Self.time(timestamp), coordinate: coordinate)
-        let speedRule = NumberRule(
-            expected: "a number of \(speedUnit.name) ≥ 0", range: 0...Double.greatestFiniteMagnitude)
+        let speedRule = NumberRule(speedIn: speedUnit.name, metresPerSecond: speedUnit.metresPerSecond)
         fix.speed = try values.number("speed", speedRule).map { $0 * speedUnit.metresPerSecond }
         if let course = try values.either("bearing", "heading", what: "the course") {
             fix.course = try values.number(course.name, .degrees)
@@ -88,7 +89,8 @@ public struct OsmAndDecoder: Sendable {
         if let accuracy = try values.either("accuracy", "acc", what: "the accuracy") {
             fix.horizontalAccuracy = try values.number(accuracy.name, .metres)
         }
-        fix.hdop = try values.number("hdop", NumberRule(expected: "a number ≥ 0", range: 0...Double.greatestFiniteMagnitude))
+        // OsmAnd fills hdop with metres (see above), so it takes the accuracies' bound.
+        fix.hdop = try values.number("hdop", NumberRule(expected: "a number between 0 and 1000000", range: 0...NumberRule.maximumMetres))
         return OsmAndReport(
             deviceID: device.value, fix: fix,
             isValid: try values.bool("valid") ?? true,

@@ -7,7 +7,7 @@ extension OwnTracksBeacon {
     init(reading object: OwnTracksObjectReader) throws(OwnTracksError) {
         let why = "a beacon is identified by uuid, major and minor"
         let uuid = try object.beaconUUID(try object.required("uuid", why: why))
-        let accuracy = try object.number("acc", .finite)
+        let accuracy = try object.number("acc", .beaconDistance)
         self.init(
             uuid: uuid,
             major: UInt16(try object.requiredInteger("major", .beaconNumber, why: why)),

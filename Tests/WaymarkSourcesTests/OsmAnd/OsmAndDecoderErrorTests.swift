@@ -83,16 +83,16 @@ import WaymarkSources
             "id=a&\(here)&timestamp=1234567890123456789012", .outOfRange, "timestamp",
             #"expected UNIX seconds or milliseconds before the year 2262, got "1234567890123456789012""#),
         // Optional values.
-        Bad("\(base)&\(here)&speed=-1", .outOfRange, "speed", #"expected a number of knots ≥ 0, got "-1""#),
-        Bad("\(base)&\(here)&speed=fast", .invalidValue, "speed", #"expected a number of knots ≥ 0, got "fast""#),
+        Bad("\(base)&\(here)&speed=-1", .outOfRange, "speed", #"expected a speed in knots between 0 and 21771, got "-1""#),
+        Bad("\(base)&\(here)&speed=fast", .invalidValue, "speed", #"expected a speed in knots between 0 and 21771, got "fast""#),
         Bad("\(base)&\(here)&bearing=360.5", .outOfRange, "bearing", #"expected a number of degrees between 0 and 360, got "360.5""#),
         Bad("\(base)&\(here)&heading=-1", .outOfRange, "heading", #"expected a number of degrees between 0 and 360, got "-1""#),
         Bad("\(base)&\(here)&bearing=1&heading=1", .conflictingParameters, "heading", "conflicts with bearing (give the course once)"),
-        Bad("\(base)&\(here)&altitude=high", .invalidValue, "altitude", #"expected a number of metres, got "high""#),
-        Bad("\(base)&\(here)&accuracy=-3", .outOfRange, "accuracy", #"expected a number of metres ≥ 0, got "-3""#),
-        Bad("\(base)&\(here)&acc=x", .invalidValue, "acc", #"expected a number of metres ≥ 0, got "x""#),
+        Bad("\(base)&\(here)&altitude=high", .invalidValue, "altitude", #"expected a number of metres between -12000 and 100000, got "high""#),
+        Bad("\(base)&\(here)&accuracy=-3", .outOfRange, "accuracy", #"expected a number of metres between 0 and 1000000, got "-3""#),
+        Bad("\(base)&\(here)&acc=x", .invalidValue, "acc", #"expected a number of metres between 0 and 1000000, got "x""#),
         Bad("\(base)&\(here)&accuracy=3&acc=3", .conflictingParameters, "acc", "conflicts with accuracy (give the accuracy once)"),
-        Bad("\(base)&\(here)&hdop=-0.5", .outOfRange, "hdop", #"expected a number ≥ 0, got "-0.5""#),
+        Bad("\(base)&\(here)&hdop=-0.5", .outOfRange, "hdop", #"expected a number between 0 and 1000000, got "-0.5""#),
         Bad("\(base)&\(here)&batt=101", .outOfRange, "batt", #"expected a number between 0 and 100 (percent), got "101""#),
         Bad("\(base)&\(here)&charge=yes", .invalidValue, "charge", #"expected true, false, 1 or 0, got "yes""#),
         Bad("\(base)&\(here)&valid=maybe", .invalidValue, "valid", #"expected true, false, 1 or 0, got "maybe""#),
@@ -137,7 +137,7 @@ import WaymarkSources
     }
 
     @Test func speedUnitNamesItselfInErrors() {
-        #expect(throws: OsmAndError(code: .outOfRange, field: "speed", message: #"expected a number of m/s ≥ 0, got "-2""#)) {
+        #expect(throws: OsmAndError(code: .outOfRange, field: "speed", message: #"expected a speed in m/s between 0 and 11200, got "-2""#)) {
             try OsmAndDecoder(speedUnit: .metresPerSecond).decode(query: "id=a&lat=1&lon=2&timestamp=1&speed=-2")
         }
     }

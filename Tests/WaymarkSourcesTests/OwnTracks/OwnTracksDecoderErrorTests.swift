@@ -63,12 +63,12 @@ import WaymarkSources
             #"{\#(location),"lat":1,"lon":2,"tst":1e300}"#, .outOfRange,
             "tst: expected a number of UNIX seconds between 0 and 9223372036, got 1e300"),
         Bad(#"{\#(location),"lat":1e400,"lon":2,"tst":3}"#, .outOfRange, "lat: expected a number between -90 and 90, got 1e400"),
-        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"alt":-1e400}"#, .outOfRange, "alt: expected a number of metres, got -1e400"),
+        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"alt":-1e400}"#, .outOfRange, "alt: expected a number of metres between -12000 and 100000, got -1e400"),
         // location: optional members.
-        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"vel":-1}"#, .outOfRange, "vel: expected a speed in km/h ≥ 0, got -1"),
-        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"acc":"5"}"#, .wrongType, "acc: expected a number of metres ≥ 0, got string"),
-        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"acc":-5}"#, .outOfRange, "acc: expected a number of metres ≥ 0, got -5"),
-        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"vac":true}"#, .wrongType, "vac: expected a number of metres ≥ 0, got boolean"),
+        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"vel":-1}"#, .outOfRange, "vel: expected a speed in km/h between 0 and 40320, got -1"),
+        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"acc":"5"}"#, .wrongType, "acc: expected a number of metres between 0 and 1000000, got string"),
+        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"acc":-5}"#, .outOfRange, "acc: expected a number of metres between 0 and 1000000, got -5"),
+        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"vac":true}"#, .wrongType, "vac: expected a number of metres between 0 and 1000000, got boolean"),
         Bad(
             #"{\#(location),"lat":1,"lon":2,"tst":3,"cog":360.5}"#, .outOfRange,
             "cog: expected a number of degrees between 0 and 360, got 360.5"),
@@ -85,7 +85,7 @@ import WaymarkSources
         Bad(
             #"{\#(location),"lat":1,"lon":2,"tst":3,"m":1.5}"#, .invalidValue,
             "m: expected a whole number between -2147483648 and 2147483647, got 1.5"),
-        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"p":-0.5}"#, .outOfRange, "p: expected a pressure in kPa ≥ 0, got -0.5"),
+        Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"p":-0.5}"#, .outOfRange, "p: expected a pressure in kPa between 0 and 1000, got -0.5"),
         Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"t":1}"#, .wrongType, "t: expected a string, got number"),
         Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"inregions":"Home"}"#, .wrongType, "inregions: expected an array of strings, got string"),
         Bad(#"{\#(location),"lat":1,"lon":2,"tst":3,"inrids":["a",3]}"#, .wrongType, "inrids[1]: expected a string, got number"),
@@ -100,14 +100,14 @@ import WaymarkSources
         Bad(#"{"_type":"transition","event":"enter"}"#, .missingMember, "tst: missing (a transition needs a time)"),
         Bad(#"{"_type":"transition","event":"enter","tst":3,"lat":1}"#, .missingMember, "lon: missing (lat is given; a position needs both)"),
         Bad(#"{"_type":"transition","event":"enter","tst":3,"lon":1}"#, .missingMember, "lat: missing (lon is given; a position needs both)"),
-        Bad(#"{"_type":"transition","event":"enter","tst":3,"acc":-2}"#, .outOfRange, "acc: expected a number of metres ≥ 0, got -2"),
+        Bad(#"{"_type":"transition","event":"enter","tst":3,"acc":-2}"#, .outOfRange, "acc: expected a number of metres between 0 and 1000000, got -2"),
         // waypoint(s): the booklet's example with quoted numbers is refused (see OwnTracksObjectReader).
         Bad(
             #"{"_type":"waypoint","desc":"Paris","lat":"48.858330","lon":"2.295130","rad":"50","tst":"1385997757"}"#, .wrongType,
             "lat: expected a number between -90 and 90, got string"),
         Bad(#"{"_type":"waypoint","lat":1,"lon":2,"tst":3}"#, .missingMember, "desc: missing (a waypoint needs its region's name)"),
         Bad(#"{"_type":"waypoint","desc":"Home"}"#, .missingMember, "tst: missing (the app identifies a waypoint by its creation time)"),
-        Bad(#"{"_type":"waypoint","desc":"Home","tst":3,"rad":-1}"#, .outOfRange, "rad: expected a number of metres ≥ 0, got -1"),
+        Bad(#"{"_type":"waypoint","desc":"Home","tst":3,"rad":-1}"#, .outOfRange, "rad: expected a number of metres between 0 and 1000000, got -1"),
         Bad(
             #"{"_type":"waypoint","desc":"Hall","tst":3,"uuid":"E2C56DB5-DFFB"}"#, .invalidValue,
             #"uuid: expected a UUID like E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, got "E2C56DB5-DFFB""#),

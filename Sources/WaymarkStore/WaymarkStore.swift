@@ -41,6 +41,7 @@ public final class WaymarkStore: Sendable {
         self.logger = logger
         let configuration = Self.configuration(spatialiteModule: spatialiteModule, logger: logger)
         let pool: DatabasePool
+        PrivateFile.prepare(path)
         do {
             pool = try Self.openPool(path: path, configuration: configuration)
         } catch let error as StoreError {

@@ -46,15 +46,26 @@ public final class CairoCanvas: PictureCanvas {
         cairo_surface_destroy(surface)
     }
 
-    public func move(to point: PicturePoint) { cairo_move_to(context, point.x, point.y) }
+    public func move(to point: PicturePoint) { cairo_move_to(context, Self.bounded(point.x), Self.bounded(point.y)) }
 
-    public func line(to point: PicturePoint) { cairo_line_to(context, point.x, point.y) }
+    public func line(to point: PicturePoint) { cairo_line_to(context, Self.bounded(point.x), Self.bounded(point.y)) }
+
+    /// The largest distance from the origin a coordinate is passed to cairo with. Cairo keeps
+    /// coordinates in 24.8 fixed point (±8,388,608 px); far beyond the picture, a value only
+    /// wraps or, at 10¹⁷, leaves the rasteriser working for minutes (issue 48). Every real
+    /// drawing lies within a few picture sizes of it.
+    static let coordinateLimit = 1_000_000.0
+
+    /// `value` clamped to ±`coordinateLimit`, 0 when not a number.
+    static func bounded(_ value: Double) -> Double {
+        value.isNaN ? 0 : min(coordinateLimit, max(-coordinateLimit, value))
+    }
 
     public func close() { cairo_close_path(context) }
 
     public func circle(center: PicturePoint, radius: Double) {
         cairo_new_sub_path(context)
-        cairo_arc(context, center.x, center.y, radius, 0, 2 * Double.pi)
+        cairo_arc(context, Self.bounded(center.x), Self.bounded(center.y), max(0, Self.bounded(radius)), 0, 2 * Double.pi)
         cairo_close_path(context)
     }
 
@@ -79,19 +90,20 @@ public final class CairoCanvas: PictureCanvas {
         cairo_set_font_size(context, style.size)
         var extents = cairo_text_extents_t()
         cairo_text_extents(context, text, &extents)
-        var x = point.x
+        var x = Self.bounded(point.x)
+        let y = Self.bounded(point.y)
         switch style.anchor {
         case .start: break
         case .middle: x -= extents.x_advance / 2
         case .end: x -= extents.x_advance
         }
-        cairo_move_to(context, x, point.y)
+        cairo_move_to(context, x, y)
         if let halo = style.halo {
             cairo_text_path(context, text)
             set(halo)
             cairo_set_line_width(context, 3)
             cairo_stroke(context)
-            cairo_move_to(context, x, point.y)
+            cairo_move_to(context, x, y)
         }
         set(style.color)
         cairo_show_text(context, text)
@@ -106,7 +118,8 @@ public final class CairoCanvas: PictureCanvas {
             return
         }
         cairo_save(context)
-        cairo_rectangle(context, clip.origin.x, clip.origin.y, clip.width, clip.height)
+        cairo_rectangle(
+            context, Self.bounded(clip.origin.x), Self.bounded(clip.origin.y), Self.bounded(clip.width), Self.bounded(clip.height))
         cairo_clip(context)
         groups.append(true)
     }
@@ -128,7 +141,7 @@ public final class CairoCanvas: PictureCanvas {
         defer { cairo_surface_destroy(image) }
         let status = cairo_surface_status(image)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError(message: "an image at \(Int(x)),\(Int(y)) is not a PNG cairo reads: \(Self.describe(status))")
+            throw RenderError(message: "an image at \(x),\(y) is not a PNG cairo reads: \(Self.describe(status))")
         }
         let (w, h) = (Double(cairo_image_surface_get_width(image)), Double(cairo_image_surface_get_height(image)))
         guard w > 0, h > 0 else { return }

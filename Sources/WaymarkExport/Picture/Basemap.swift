@@ -34,7 +34,7 @@ public struct Basemap: Sendable {
     public static func zoom(for frame: MapFrame, available: ClosedRange<Int>) -> Int {
         let centre = (frame.north + frame.south) / 2 * .pi / 180
         let atZoomZero = 2 * .pi * 6_378_137 * cos(centre) / Double(WebMercator.tileSize)
-        var zoom = min(available.upperBound, max(available.lowerBound, Int(log2(atZoomZero / frame.metresPerPixel).rounded(.up))))
+        var zoom = min(available.upperBound, max(available.lowerBound, (log2(atZoomZero / frame.metresPerPixel).roundedInteger(.up, clampedTo: available) ?? available.lowerBound)))
         while zoom > available.lowerBound && tiles(covering: frame, zoom: zoom).count > tileLimit { zoom -= 1 }
         return zoom
     }
@@ -45,9 +45,14 @@ public struct Basemap: Sendable {
         let south = WebMercator.pixel(Coordinate(latitude: frame.south, longitude: frame.east), zoom: zoom)
         let size = Double(WebMercator.tileSize)
         let last = (1 << zoom) - 1
-        let x0 = max(0, Int(north.x / size)), x1 = min(last, Int(south.x / size))
-        let y0 = max(0, Int(north.y / size)), y1 = min(last, Int(south.y / size))
-        guard x0 <= x1, y0 <= y1 else { return [] }
+        // Clamped conversions: a frame that is not finite covers no tile instead of trapping.
+        let (from, to) = (0...Int.max, Int.min...last)
+        guard let x0 = (north.x / size).roundedInteger(.towardZero, clampedTo: from),
+            let x1 = (south.x / size).roundedInteger(.towardZero, clampedTo: to),
+            let y0 = (north.y / size).roundedInteger(.towardZero, clampedTo: from),
+            let y1 = (south.y / size).roundedInteger(.towardZero, clampedTo: to),
+            x0 <= x1, y0 <= y1
+        else { return [] }
         return (y0...y1).flatMap { y in (x0...x1).map { TileID(zoom: zoom, x: $0, y: y) } }
     }
 

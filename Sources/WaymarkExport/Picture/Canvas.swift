@@ -31,7 +31,7 @@ public struct PictureColor: Sendable, Equatable {
         let digits = "0123456789abcdef".map { $0 }
         var text = "#"
         for component in [red, green, blue] {
-            let value = Int((component * 255).rounded())
+            let value = (component * 255).roundedInteger(clampedTo: 0...255) ?? 0
             text.append(digits[value >> 4])
             text.append(digits[value & 15])
         }

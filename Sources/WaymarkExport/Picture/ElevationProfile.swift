@@ -8,7 +8,9 @@ import WaymarkCore
 /// at the track's length.
 public struct ElevationProfile: Sendable {
     public let totalDistance: Double
-    private var sums: [Double]
+    /// The running mean of each column (a sum of altitudes near the largest double would
+    /// overflow to infinity; a mean of finite values stays finite).
+    private var means: [Double]
     private var counts: [Int]
     private var travelled = 0.0
     private var previous: Coordinate?
@@ -19,7 +21,7 @@ public struct ElevationProfile: Sendable {
 
     public init(columns: Int, totalDistance: Double, events: [TrackEvent]) {
         self.totalDistance = totalDistance
-        sums = [Double](repeating: 0, count: max(1, columns))
+        means = [Double](repeating: 0, count: max(1, columns))
         counts = [Int](repeating: 0, count: max(1, columns))
         self.events = events
     }
@@ -29,10 +31,10 @@ public struct ElevationProfile: Sendable {
         previous = fix.coordinate
         matchEvents(fix)
         guard let altitude = fix.altitude, altitude.isFinite else { return }
-        let column = totalDistance > 0 ? Int(travelled / totalDistance * Double(sums.count - 1)) : 0
-        let index = min(sums.count - 1, max(0, column))
-        sums[index] += altitude
+        let position = totalDistance > 0 ? travelled / totalDistance * Double(means.count - 1) : 0
+        let index = position.roundedInteger(.towardZero, clampedTo: 0...(means.count - 1)) ?? 0
         counts[index] += 1
+        means[index] += (altitude - means[index]) / Double(counts[index])
     }
 
     /// Events are in time order; an event is placed at the first point at or after its time
@@ -55,6 +57,6 @@ public struct ElevationProfile: Sendable {
     /// Mean altitude per column, `nil` where no point fell; gaps between filled columns are
     /// bridged by the line drawn through them.
     public var columns: [Double?] {
-        zip(sums, counts).map { $1 > 0 ? $0 / Double($1) : nil }
+        zip(means, counts).map { $1 > 0 ? $0 : nil }
     }
 }

@@ -13,7 +13,7 @@ enum ProfilePainter {
         let small = PictureTextStyle(size: 11, color: PicturePalette.secondaryInk)
         try canvas.text("Elevation (m)", at: PicturePoint(area.x + 8, area.y + 15), style: PictureTextStyle(size: 12, color: PicturePalette.ink, bold: true))
         let columns = profile.columns
-        let values = columns.compactMap { $0 }
+        let values = columns.compactMap { $0 }.filter(\.isFinite)
         guard let low = values.min(), let high = values.max() else {
             try canvas.text(
                 "No elevation recorded on this track", at: PicturePoint(area.x + area.width / 2, area.y + area.height / 2),
@@ -29,27 +29,23 @@ enum ProfilePainter {
                 at: PicturePoint(area.x + area.width - 10, area.y + 15), style: right)
         }
         let plot = (x: area.x + 52, y: area.y + 24, width: area.width - 62, height: area.height - 46)
-        // Altitude axis: round ticks, at least 20 m shown.
-        let centre = (low + high) / 2
-        let span = max(high - low, 20)
-        let step = NiceNumber.step(span: span, count: 4)
-        let bottom = ((centre - span / 2) / step).rounded(.down) * step
-        let top = ((centre + span / 2) / step).rounded(.up) * step
-        func y(_ altitude: Double) -> Double { plot.y + plot.height - (altitude - bottom) / (top - bottom) * plot.height }
+        // Altitude axis: round ticks, at least 20 m shown (flat when the values allow no axis).
+        let axis = AxisTicks(low: low, high: high, minimumSpan: 20, count: 4)
+        func y(_ altitude: Double) -> Double { plot.y + plot.height - axis.fraction(altitude) * plot.height }
         func x(_ fraction: Double) -> Double { plot.x + fraction * plot.width }
         var rightSmall = small
         rightSmall.anchor = .end
-        var tick = bottom
-        while tick <= top + step / 2 {
+        for tick in axis.values {
             try canvas.move(to: PicturePoint(plot.x, y(tick)))
             try canvas.line(to: PicturePoint(plot.x + plot.width, y(tick)))
             try canvas.paint(fill: nil, stroke: PictureStroke(PicturePalette.grid, width: 1))
             try canvas.text(Decimal7.format(tick, decimals: 0), at: PicturePoint(plot.x - 6, y(tick) + 4), style: rightSmall)
-            tick += step
         }
         // The line through every filled column, and the area under it.
         let last = Double(max(1, columns.count - 1))
-        let points = columns.enumerated().compactMap { index, value in value.map { PicturePoint(x(Double(index) / last), y($0)) } }
+        let points = columns.enumerated().compactMap { index, value in
+            value.flatMap { $0.isFinite ? PicturePoint(x(Double(index) / last), y($0)) : nil }
+        }
         try canvas.move(to: PicturePoint(points[0].x, plot.y + plot.height))
         for point in points { try canvas.line(to: point) }
         try canvas.line(to: PicturePoint(points[points.count - 1].x, plot.y + plot.height))
@@ -66,8 +62,7 @@ enum ProfilePainter {
         let distanceStep = NiceNumber.step(span: total / unit, count: 8) * unit
         var centred = small
         centred.anchor = .middle
-        var distance = 0.0
-        while distance <= total + 1e-9 {
+        for distance in AxisTicks(from: 0, to: total, step: distanceStep).values {
             let tx = x(distance / total)
             try canvas.move(to: PicturePoint(tx, plot.y + plot.height))
             try canvas.line(to: PicturePoint(tx, plot.y + plot.height + 4))
@@ -75,7 +70,6 @@ enum ProfilePainter {
             if tx < plot.x + plot.width - 28 {  // the unit's place at the right end
                 try canvas.text(Decimal7.trimmed(distance / unit, decimals: 3), at: PicturePoint(tx, plot.y + plot.height + 16), style: centred)
             }
-            distance += distanceStep
         }
         try canvas.text(kilometres ? "km" : "m", at: PicturePoint(plot.x + plot.width, plot.y + plot.height + 16), style: rightSmall)
         // Region entries and exits along the way.

@@ -60,7 +60,7 @@ extension TrackStatistics {
 
     /// `h:mm:ss`.
     static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        let total = seconds.roundedInteger(clampedTo: -Int(Int32.max)...Int(Int32.max)) ?? 0
         let minutes = total / 60 % 60
         let secs = total % 60
         return "\(total / 3600):" + (minutes < 10 ? "0" : "") + "\(minutes):" + (secs < 10 ? "0" : "") + "\(secs)"

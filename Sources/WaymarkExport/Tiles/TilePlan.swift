@@ -94,9 +94,14 @@ public struct TilePlan: Sendable {
     private func tiles(minX: Double, minY: Double, maxX: Double, maxY: Double) -> [TileID] {
         let size = Double(WebMercator.tileSize)
         let last = (1 << zoom) - 1
-        let x0 = max(0, Int((minX / size).rounded(.down))), x1 = min(last, Int((maxX / size).rounded(.down)))
-        let y0 = max(0, Int((minY / size).rounded(.down))), y1 = min(last, Int((maxY / size).rounded(.down)))
-        guard x0 <= x1, y0 <= y1 else { return [] }
+        // Clamped conversions: a box that is not finite touches no tile instead of trapping.
+        let (from, to) = (0...Int.max, Int.min...last)
+        guard let x0 = (minX / size).roundedInteger(.down, clampedTo: from),
+            let x1 = (maxX / size).roundedInteger(.down, clampedTo: to),
+            let y0 = (minY / size).roundedInteger(.down, clampedTo: from),
+            let y1 = (maxY / size).roundedInteger(.down, clampedTo: to),
+            x0 <= x1, y0 <= y1
+        else { return [] }
         var found: [TileID] = []
         for y in y0...y1 { for x in x0...x1 { found.append(TileID(zoom: zoom, x: x, y: y)) } }
         return found

@@ -177,6 +177,22 @@ import WaymarkTestSupport
             rig.daemon.send(SIGKILL)
             _ = try await rig.daemon.wait(timeout: 10)
         }
+        try await Self.withReceiverAndRestartedDaemon(rig, port: port) { log, restarted in
+            let events = try await Self.waitForDeliveries(log, count: 4)
+            #expect(events.count == 4, "\(events)\n\(restarted.stderr.suffix(2000))")
+            #expect(Set(events.compactMap { $0["id"] as? String }) == Set(try await Self.expectedIDs(db: rig.db)), "the stored ids")
+            for device in ["phone", "tracker"] {
+                let sequences = events.filter { $0["subject"] as? String == device }.compactMap { $0["sequence"] as? String }
+                #expect(sequences == sequences.sorted(), "\(device) in its order: \(sequences)")
+            }
+        }
+    }
+
+    /// Once the rig's daemon has stopped: a receiver on `port` with the output's secret, and the
+    /// daemon started again on the same database; `body` gets the receiver's log while both run.
+    static func withReceiverAndRestartedDaemon(
+        _ rig: NetworkDevicesTests.Rig, port: Int, _ body: (_ log: String, _ restarted: BackgroundProcess) async throws -> Void
+    ) async throws {
         let secret = try #require(try await Self.secret(db: rig.db))
         let log = rig.directory.path("received.jsonl")
         let receiver = try Self.receiver(port: port, secret: secret, log: log)
@@ -186,15 +202,7 @@ import WaymarkTestSupport
                 ProjectPaths.waymarkExecutable,
                 ["serve", "--gpsd", "127.0.0.1:9", "--db", rig.db, "--socket", rig.directory.path("api.sock")],
                 currentDirectory: ProjectPaths.repositoryRoot)
-            try await restarted.whileRunning {
-                let events = try await Self.waitForDeliveries(log, count: 4)
-                #expect(events.count == 4, "\(events)\n\(restarted.stderr.suffix(2000))")
-                #expect(Set(events.compactMap { $0["id"] as? String }) == Set(try await Self.expectedIDs(db: rig.db)), "the stored ids")
-                for device in ["phone", "tracker"] {
-                    let sequences = events.filter { $0["subject"] as? String == device }.compactMap { $0["sequence"] as? String }
-                    #expect(sequences == sequences.sorted(), "\(device) in its order: \(sequences)")
-                }
-            }
+            try await restarted.whileRunning { try await body(log, restarted) }
         }
     }
 

@@ -43,6 +43,8 @@ struct DeliveryRetry: Sendable {
                     $0.failedAttempts += 1
                     $0.lastError = reason
                 }
+                // Shutting down cut the attempt short: not the receiver's failure, tried again after a restart.
+                if Task.isCancelled { return .cancelled }
                 if ContinuousClock.now - since >= keep { return .gaveUp(reason) }
                 if failures == 1 {
                     logger.warning("Output delivery failed; retrying", metadata: ["output": "\(output)", "error": "\(reason)"])

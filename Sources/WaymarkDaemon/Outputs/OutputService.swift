@@ -4,7 +4,6 @@ import Foundation
 import Glibc
 #endif
 import Logging
-import NIOPosix
 import ServiceLifecycle
 import WaymarkOutputs
 import WaymarkSources
@@ -54,7 +53,7 @@ public final class OutputService: Service, Sendable {
     }
 
     public func run() async throws {
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let client = WebhookSender.makeClient()
         let sender = WebhookSender(client: client)
         await cancelWhenGracefulShutdown {
             var workers = await self.start(sender: sender)

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import NIOPosix
 import Logging
 import WaymarkCore
 import WaymarkOutputs
@@ -15,7 +14,7 @@ public enum OutputTester {
         let outcome: DeliveryOutcome
         switch output.kind {
         case .webhook(let url):
-            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let client = WebhookSender.makeClient()
             outcome = await WebhookSender(client: client).send(body, to: url, secret: output.secret, at: Int64(now.secondsSince1970.rounded(.down)))
             try? await client.shutdown()
         case .mqtt(let url):

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Logging
-import NIOPosix
 import WaymarkOutputs
 
 /// Delivery for callers that keep their own cursor and dead letters (the fleet's output nodes,
@@ -23,7 +22,7 @@ public final class OutputTransport: Sendable {
         public var description: String
     }
 
-    private let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+    private let client = WebhookSender.makeClient()
     private let activity = OutputActivity()
     private let source: String
     private let logger: Logger

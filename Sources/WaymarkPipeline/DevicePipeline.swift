@@ -10,8 +10,9 @@ import WaymarkServices
 ///
 /// For each fix, in this order (docs/semantics.md §2–§3):
 /// 1. the **region gate** (a `ValidationGate` with the activity bound of `Options`) decides
-///    whether the region engine may see it: no fix, invalid coordinates, time going backwards,
-///    duplicate times and impossible jumps are kept out. Untimed fixes (a GPX track without
+///    whether the region engine may see it: no fix, invalid coordinates, fixes from the future
+///    (when the caller gives the receipt time), time going backwards, duplicate times and
+///    impossible jumps are kept out. Untimed fixes (a GPX track without
 ///    times) are admitted: the engine confirms them on distance alone;
 /// 2. beacon time follows an admitted fix's time (exits and rangings fall due);
 /// 3. the **region monitor** reports the initial state and confirmed transitions;
@@ -109,11 +110,15 @@ public struct DevicePipeline: Sendable {
     }
 
     /// Runs one input through the pipeline.
-    public mutating func handle(_ input: PipelineInput) -> Step {
+    ///
+    /// - Parameter receivedAt: when a live source received the input, so the gates drop a fix
+    ///   from the future (`DropReason.fromFuture`); `nil` for recorded tracks (replays, exports),
+    ///   where the moment of reading says nothing about the fixes' times.
+    public mutating func handle(_ input: PipelineInput, receivedAt: Timestamp? = nil) -> Step {
         resume = nil
         var step = Step()
         switch input {
-        case .fix(let fix): handle(fix, into: &step)
+        case .fix(let fix): handle(fix, receivedAt: receivedAt, into: &step)
         case .gap(let time, let reason): step.events.append(.gap(time: time, reason: reason))
         case .advertisement(let advertisement): handle(advertisement, into: &step)
         case .tick(let time): advanceBeacons(to: time, into: &step)
@@ -133,8 +138,8 @@ public struct DevicePipeline: Sendable {
         return events
     }
 
-    private mutating func handle(_ fix: Fix, into step: inout Step) {
-        if let reason = regionGate.admitForRegions(fix) {
+    private mutating func handle(_ fix: Fix, receivedAt: Timestamp?, into step: inout Step) {
+        if let reason = regionGate.admitForRegions(fix, receivedAt: receivedAt) {
             step.regionDrop = reason
         } else {
             if let time = fix.time, beaconTime != nil { advanceBeacons(to: time, into: &step) }
@@ -146,7 +151,7 @@ public struct DevicePipeline: Sendable {
             saveStates(after: update, of: fix, into: &step)
         }
         for index in subscribers.indices {
-            subscribers[index].process(fix, into: &step.events)
+            subscribers[index].process(fix, receivedAt: receivedAt, into: &step.events)
             if let marks = subscribers[index].changedMarks() { step.marks[subscribers[index].subscriber.id] = marks }
         }
     }
@@ -165,8 +170,8 @@ public struct DevicePipeline: Sendable {
 extension ValidationGate {
     /// The region gate's rule: as `admit`, except that an untimed fix is admitted (its time
     /// rules cannot apply; the region engine confirms untimed fixes on distance alone).
-    mutating func admitForRegions(_ fix: Fix) -> DropReason? {
-        guard fix.time == nil else { return admit(fix) }
+    mutating func admitForRegions(_ fix: Fix, receivedAt: Timestamp? = nil) -> DropReason? {
+        guard fix.time == nil else { return admit(fix, receivedAt: receivedAt) }
         if fix.mode == FixMode.none || !fix.coordinate.isValid {
             return admit(fix)
         }

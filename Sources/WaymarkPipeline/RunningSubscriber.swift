@@ -51,8 +51,8 @@ struct RunningSubscriber: Sendable {
         if fresh?.constraints != ranger?.constraints { ranger = fresh }
     }
 
-    mutating func process(_ fix: Fix, into events: inout [LocationEvent]) {
-        guard services != nil, case .accepted(let records) = services!.process(fix) else { return }
+    mutating func process(_ fix: Fix, receivedAt: Timestamp? = nil, into events: inout [LocationEvent]) {
+        guard services != nil, case .accepted(let records) = services!.process(fix, receivedAt: receivedAt) else { return }
         append(records, to: &events)
     }
 

@@ -32,6 +32,10 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable {
     case invalidCoordinate
     /// The fix has no time.
     case noTime
+    /// The fix's time is later than the moment it was received plus
+    /// `ValidationGate.futureTolerance` (live sources only). It does not become the previous
+    /// fix: one fix dated 2200 would otherwise make every later real fix go backwards.
+    case fromFuture
     /// The fix is earlier than the previous admitted fix.
     case timeBackwards
     /// The fix has the same time as the previous admitted fix.
@@ -43,8 +47,9 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The gate in front of every location stream (docs/semantics.md §2, "Bad fixes"): admits a fix or
-/// names the first rule it breaks, in this order — no fix, invalid coordinate, no time, time
-/// going backwards, duplicate time, impossible jump, inaccurate.
+/// names the first rule it breaks, in this order — no fix, invalid coordinate, no time, from the
+/// future (when the caller knows when the fix was received), time going backwards, duplicate
+/// time, impossible jump, inaccurate.
 ///
 /// Time and jump rules compare with the previous *admitted* fix, so one bad fix cannot poison
 /// the ones after it. A fix without `mode` or without `horizontalAccuracy` is not dropped for
@@ -80,6 +85,18 @@ public struct ValidationGate: Sendable {
     /// without this a fix at exactly the bound could be dropped by rounding.
     static let distanceTolerance = 1e-6
 
+    /// Seconds a fix's time may lie after the moment it was received and still be admitted:
+    /// 5 minutes. Phones take their time from the network or from GPS and are seldom more than
+    /// a few seconds off, but a tracker without network time can drift, and the daemon's own
+    /// clock may be a little behind; five minutes covers any honest skew, while a fix hours or
+    /// centuries ahead (a wrong time zone, a broken clock, a hostile sender) is refused.
+    public static let futureTolerance = 300.0
+
+    /// Whether a fix dated `time`, received at `receivedAt`, is from the future (`fromFuture`).
+    public static func isFromFuture(_ time: Timestamp, receivedAt: Timestamp) -> Bool {
+        time.seconds(since: receivedAt) > futureTolerance
+    }
+
     /// - Parameters:
     ///   - activityType: chooses the default speed bound (see `ActivityType.maximumSpeed`).
     ///   - maximumSpeed: metres per second, overriding the activity's bound.
@@ -95,8 +112,12 @@ public struct ValidationGate: Sendable {
 
     /// Checks `fix` against the rules in order: `nil` when it is admitted (and becomes the
     /// previous fix for the next check), otherwise the first reason it is dropped.
-    public mutating func admit(_ fix: Fix) -> DropReason? {
-        if let reason = check(fix) {
+    ///
+    /// - Parameter receivedAt: when a live source received the fix, for the future rule; `nil`
+    ///   for a recorded track (a GPX replay, an export, stored fixes re-read after a restart),
+    ///   where "now" says nothing about the fixes' times.
+    public mutating func admit(_ fix: Fix, receivedAt: Timestamp? = nil) -> DropReason? {
+        if let reason = check(fix, receivedAt: receivedAt) {
             dropped[reason, default: 0] += 1
             return reason
         }
@@ -105,10 +126,11 @@ public struct ValidationGate: Sendable {
         return nil
     }
 
-    private func check(_ fix: Fix) -> DropReason? {
+    private func check(_ fix: Fix, receivedAt: Timestamp?) -> DropReason? {
         if fix.mode == FixMode.none { return .noFix }
         if !fix.coordinate.isValid { return .invalidCoordinate }
         guard let time = fix.time else { return .noTime }
+        if let receivedAt, Self.isFromFuture(time, receivedAt: receivedAt) { return .fromFuture }
         if let previous {
             if time < previous.time { return .timeBackwards }
             if time == previous.time { return .duplicate }

@@ -152,8 +152,12 @@ public actor LivePipeline {
             // History is the raw record (gpsd's repeated and out-of-order times included), but a
             // position that is not on Earth cannot be stored: kept out, and counted.
             guard fix.coordinate.isValid else { return batch.drop(.invalidCoordinate) }
+            // A live fix is judged against the moment it arrived (the gates' future rule); a
+            // replayed recording has no such moment. A fix from the future is not recorded
+            // either: stored, it would be the device's latest fix for ever (`run`).
+            let receivedAt = source.kind == .replay ? nil : clock.now
             // Power-aware sampling decides on fixes the region engine saw (not a repeated one).
-            if run(.fix(fix), into: &batch).regionDrop == nil { considerSleeping(after: fix) }
+            if run(.fix(fix), receivedAt: receivedAt, into: &batch).regionDrop == nil { considerSleeping(after: fix) }
             if fixWatch.see(true) == true { add([.accessory(AccessoryEvent(time: fix.time!, change: .fixRegained))], to: &batch) }
         case .advertisement(let advertisement):
             batch.count(DaemonStatus.Counter.advertisementsReceived)
@@ -171,11 +175,12 @@ public actor LivePipeline {
 
     /// One input through the device pipeline; what it produced goes into `batch`.
     @discardableResult
-    private func run(_ input: PipelineInput, into batch: inout WriteBatch) -> DevicePipeline.Step {
-        let step = device.handle(input)
+    private func run(_ input: PipelineInput, receivedAt: Timestamp? = nil, into batch: inout WriteBatch) -> DevicePipeline.Step {
+        let step = device.handle(input, receivedAt: receivedAt)
         if let reason = step.regionDrop { batch.drop(reason) }
         // The fix first, then what it caused (history and the live stream keep that order).
-        if case .fix(let fix) = input { record(fix, into: &batch) }
+        // History is the raw record, except for a fix from the future (see `handle`).
+        if case .fix(let fix) = input, step.regionDrop != .fromFuture { record(fix, into: &batch) }
         add(step.events, to: &batch)
         if let established = step.regionsEstablished { batch.save(established) }
         if !step.states.isEmpty { batch.save(step.states, at: input.time ?? clock.now) }

@@ -1,6 +1,7 @@
 import WaymarkCore
 import WaymarkPipeline
 import WaymarkRegions
+import WaymarkServices
 
 /// The devices of one partition that a worker owns: each device's pipeline and the last
 /// stream sequence it applied. Pure: fixes in, a `FleetBatch` out; the worker loads devices it
@@ -98,6 +99,18 @@ struct PartitionState: Sendable {
             }
             let fix = payload.fix
             let time = Timestamp(nanosecondsSince1970: payload.t)
+            // A fix from the future (its time past the moment the bus took it, plus the gate's
+            // tolerance) is neither run nor stored, as the single daemon drops it: one fix dated
+            // 2200 would otherwise make every later fix of the device go backwards.
+            if let queuedAt = input.queuedAt, ValidationGate.isFromFuture(time, receivedAt: queuedAt) {
+                if input.sequence > cursor.lastSequence {
+                    _ = cursor.pipeline.handle(.fix(fix), receivedAt: queuedAt)  // counted by the gates
+                    cursor.lastSequence = input.sequence
+                    cursors[device] = cursor
+                    batch.lastSequence[device] = input.sequence
+                }
+                continue
+            }
             guard input.sequence > cursor.lastSequence else {
                 batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: fix, time: time, queuedAt: input.queuedAt))
                 continue

@@ -27,8 +27,10 @@ public struct SubscriptionPipeline: Sendable {
     /// Fixes the gate dropped so far, by reason.
     public var dropped: [DropReason: Int] { gate.dropped }
 
-    public mutating func process(_ fix: Fix) -> Outcome {
-        if let reason = gate.admit(fix) { return .dropped(reason) }
+    /// - Parameter receivedAt: when a live source received the fix (the gate's future rule);
+    ///   `nil` for recorded tracks.
+    public mutating func process(_ fix: Fix, receivedAt: Timestamp? = nil) -> Outcome {
+        if let reason = gate.admit(fix, receivedAt: receivedAt) { return .dropped(reason) }
         var records: [LocationRecord] = []
         for index in services.indices { records += services[index].process(fix) }
         return .accepted(authorized(records))

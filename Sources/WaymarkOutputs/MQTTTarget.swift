@@ -60,10 +60,4 @@ public struct MQTTTarget: Sendable, Equatable {
     public func topic(device: String, kind: String) -> String {
         topic.replacingOccurrences(of: "{device}", with: device).replacingOccurrences(of: "{kind}", with: kind)
     }
-
-    /// The URL without its password, for listings and logs.
-    public static func redacted(_ url: String) -> String {
-        guard case .success(let target) = parse(url), target.password != nil else { return url }
-        return "mqtt://\(target.username ?? "")@\(target.host):\(target.port)/\(target.topic)"
-    }
 }

@@ -10,7 +10,6 @@ import WaymarkOutputs
         #expect(target.topic(for: event) == "home/phone/region")
         #expect(try MQTTTarget.parse("mqtt://127.0.0.1/waymark").get().port == 1883)
         #expect(try MQTTTarget.parse("mqtt://[::1]:1884/w").get() == MQTTTarget(host: "::1", port: 1884, topic: "w"))
-        #expect(MQTTTarget.redacted("mqtt://u:secret@h:1/t") == "mqtt://u@h:1/t")
     }
 
     @Test(arguments: [

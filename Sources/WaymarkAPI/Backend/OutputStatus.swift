@@ -42,8 +42,7 @@ public struct OutputStatus: Codable, Sendable, Equatable {
         kind = output.kind.name
         format = output.format.rawValue
         switch output.kind {
-        case .webhook(let url): self.url = url
-        case .mqtt(let url): self.url = MQTTTarget.redacted(url)
+        case .webhook(let url), .mqtt(let url): self.url = URLRedaction.redacted(url)
         }
         regions = output.filter.regions
         devices = output.filter.devices

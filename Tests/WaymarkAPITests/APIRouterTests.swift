@@ -194,10 +194,10 @@ import WaymarkStore
             #expect(
                 String(buffer: feature.body)
                     == #"{"type":"Feature","id":"bike-tag","geometry":null,"properties":{"beacon":{"uuid":"8DEEFBB9-F738-4297-8040-96668BB44281","major":42},"exitTimeout":60}}"#)
-            let created = try await client.execute(uri: "/v1/regions", method: .post, body: ByteBuffer(string: Self.beaconBody))
+            let created = try await client.execute(uri: "/v1/regions", method: .post, headers: Self.jsonType, body: ByteBuffer(string: Self.beaconBody))
             #expect(created.status == .created)
             let bad = try await client.execute(
-                uri: "/v1/regions", method: .post,
+                uri: "/v1/regions", method: .post, headers: Self.jsonType,
                 body: ByteBuffer(string: #"{"type":"Feature","id":"x","geometry":null,"properties":{"beacon":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","minor":70000}}}"#))
             #expect(bad.status == .badRequest)
             let error = try Self.error(bad)
@@ -205,6 +205,9 @@ import WaymarkStore
         }
         #expect(backend.state.withLock { $0.regions.last?.beacon?.minor } == 2)
     }
+
+    /// What every body the API takes must say it is.
+    static let jsonType: HTTPFields = [.contentType: "application/json"]
 
     static let beaconBody = #"{"type":"Feature","id":"hut-post","geometry":null,"properties":{"beacon":{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2}}}"#
 
@@ -215,12 +218,13 @@ import WaymarkStore
         ]}
         """
 
-    /// A body that says it is not JSON is refused with 415 before it is parsed; JSON media types,
-    /// with parameters, and no Content-Type at all are taken. Nothing is stored from a refusal.
+    /// A body that does not say it is JSON, or says it is something else, is refused with 415
+    /// before it is parsed (a form another origin's page posts says `text/plain` or nothing the
+    /// API takes); JSON media types, with parameters, are taken. Nothing is stored from a refusal.
     @Test(arguments: [
         (String?("text/plain"), HTTPResponse.Status.unsupportedMediaType), ("application/x-www-form-urlencoded", .unsupportedMediaType),
         ("application/xml", .unsupportedMediaType), ("application/json; charset=utf-8", .created), ("application/geo+json", .created),
-        ("application/vnd.waymark+json", .created), (nil, .created),
+        ("application/vnd.waymark+json", .created), (nil, .unsupportedMediaType),
     ])
     func bodiesMustBeJSON(contentType: String?, status: HTTPResponse.Status) async throws {
         let backend = FakeBackend()
@@ -245,7 +249,7 @@ import WaymarkStore
         let backend = FakeBackend()
         try await Self.withClient(backend) { client in
             let created = try await client.execute(
-                uri: "/v1/regions", method: .post, body: ByteBuffer(string: Self.importBody))
+                uri: "/v1/regions", method: .post, headers: Self.jsonType, body: ByteBuffer(string: Self.importBody))
             #expect(created.status == .created)
             #expect(
                 String(buffer: created.body)
@@ -256,19 +260,19 @@ import WaymarkStore
             #expect(encoded.status == .ok)
 
             let duplicate = try await client.execute(
-                uri: "/v1/regions", method: .post, body: ByteBuffer(string: Self.importBody))
+                uri: "/v1/regions", method: .post, headers: Self.jsonType, body: ByteBuffer(string: Self.importBody))
             #expect(duplicate.status == .conflict)
             let error = try Self.error(duplicate)
             #expect(error.code == "store.duplicate-identifier")
             #expect(error.object["identifiers"] as? [String] == ["school", "a b"])
 
             let replaced = try await client.execute(
-                uri: "/v1/regions?replace=true", method: .post, body: ByteBuffer(string: Self.importBody))
+                uri: "/v1/regions?replace=true", method: .post, headers: Self.jsonType, body: ByteBuffer(string: Self.importBody))
             #expect(replaced.status == .created)
             #expect((try Self.json(replaced.body)["replaced"] as? [String]) == ["school", "a b"])
 
             let byProperty = try await client.execute(
-                uri: "/v1/regions?id-property=ref", method: .post,
+                uri: "/v1/regions?id-property=ref", method: .post, headers: Self.jsonType,
                 body: ByteBuffer(
                     string:
                         #"{"type":"Feature","properties":{"ref":"R7","radius":5},"geometry":{"type":"Point","coordinates":[1,2]}}"#
@@ -276,7 +280,7 @@ import WaymarkStore
             #expect(byProperty.status == .created)
             #expect((try Self.json(byProperty.body)["inserted"] as? [String]) == ["R7"])
 
-            let badReplace = try await client.execute(uri: "/v1/regions?replace=maybe", method: .post, body: ByteBuffer(string: "{}"))
+            let badReplace = try await client.execute(uri: "/v1/regions?replace=maybe", method: .post, headers: Self.jsonType, body: ByteBuffer(string: "{}"))
             #expect(badReplace.status == .badRequest)
             #expect(try Self.error(badReplace).object["parameter"] as? String == "replace")
         }
@@ -285,7 +289,7 @@ import WaymarkStore
     @Test func malformedGeoJSONIs400WithLineAndColumn() async throws {
         try await Self.withClient { client in
             let body = "{\"type\":\"Feature\",\n \"properties\":{\"name\":\"x\"},\n \"geometry\":{\"type\":\"Point\",\"coordinates\":[4,52]}}"
-            let response = try await client.execute(uri: "/v1/regions", method: .post, body: ByteBuffer(string: body))
+            let response = try await client.execute(uri: "/v1/regions", method: .post, headers: Self.jsonType, body: ByteBuffer(string: body))
             #expect(response.status == .badRequest)
             let error = try Self.error(response)
             #expect(error.code == "geojson.missing-radius")
@@ -295,7 +299,7 @@ import WaymarkStore
             #expect(location["column"] as? Int == 15)  // the properties object's `{`
             #expect(error.object["path"] as? String == "properties")
 
-            let syntax = try await client.execute(uri: "/v1/regions", method: .post, body: ByteBuffer(string: "{\n  \"type\": }"))
+            let syntax = try await client.execute(uri: "/v1/regions", method: .post, headers: Self.jsonType, body: ByteBuffer(string: "{\n  \"type\": }"))
             #expect(syntax.status == .badRequest)
             let syntaxError = try Self.error(syntax)
             #expect(syntaxError.code == "geojson.json-syntax")
@@ -311,7 +315,7 @@ import WaymarkStore
                 rejected: [RejectedRegion(identifier: "a b", reason: "Self-intersection[0.5 0.5]")])
         }
         try await Self.withClient(backend) { client in
-            let response = try await client.execute(uri: "/v1/regions", method: .post, body: ByteBuffer(string: Self.importBody))
+            let response = try await client.execute(uri: "/v1/regions", method: .post, headers: Self.jsonType, body: ByteBuffer(string: Self.importBody))
             #expect(response.status == .unprocessableContent)
             let error = try Self.error(response)
             #expect(error.code == "store.invalid-regions")
@@ -323,7 +327,7 @@ import WaymarkStore
     @Test func bodyOverTheLimitIs413() async throws {
         try await Self.withClient(maximumBodySize: 64) { client in
             let response = try await client.execute(
-                uri: "/v1/regions", method: .post, body: ByteBuffer(string: Self.importBody))
+                uri: "/v1/regions", method: .post, headers: Self.jsonType, body: ByteBuffer(string: Self.importBody))
             #expect(response.status == .contentTooLarge)
             #expect(try Self.error(response).code == "body-too-large")
         }

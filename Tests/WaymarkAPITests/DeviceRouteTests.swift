@@ -13,7 +13,7 @@ import WaymarkStore
         let backend = FakeBackend()
         try await APIRouterTests.withClient(backend) { client in
             let created = try await client.execute(
-                uri: "/v1/devices", method: .post, body: ByteBuffer(string: #"{"name":"phone","user":"alice"}"#))
+                uri: "/v1/devices", method: .post, headers: APIRouterTests.jsonType, body: ByteBuffer(string: #"{"name":"phone","user":"alice"}"#))
             #expect(created.status == .created)
             let device = try JSONDecoder().decode(DeviceStatus.self, from: Data(buffer: created.body))
             let secret = try #require(device.secret)
@@ -33,7 +33,7 @@ import WaymarkStore
     @Test func aNewSecretRetiresTheOld() async throws {
         let backend = FakeBackend()
         try await APIRouterTests.withClient(backend) { client in
-            let created = try await client.execute(uri: "/v1/devices", method: .post, body: ByteBuffer(string: #"{"name":"tracker"}"#))
+            let created = try await client.execute(uri: "/v1/devices", method: .post, headers: APIRouterTests.jsonType, body: ByteBuffer(string: #"{"name":"tracker"}"#))
             let first = try #require(try JSONDecoder().decode(DeviceStatus.self, from: Data(buffer: created.body)).secret)
             let renewed = try await client.execute(uri: "/v1/devices/tracker/secret", method: .post)
             #expect(renewed.status == .ok)
@@ -52,7 +52,7 @@ import WaymarkStore
     func badBodiesAre400NamingTheField(body: String, code: String, message: String) async throws {
         let backend = FakeBackend()
         try await APIRouterTests.withClient(backend) { client in
-            let response = try await client.execute(uri: "/v1/devices", method: .post, body: ByteBuffer(string: body))
+            let response = try await client.execute(uri: "/v1/devices", method: .post, headers: APIRouterTests.jsonType, body: ByteBuffer(string: body))
             #expect(response.status == .badRequest)
             let error = try APIRouterTests.error(response)
             #expect(error.code == code)
@@ -63,8 +63,8 @@ import WaymarkStore
 
     @Test func duplicatesTheLocalReceiverAndUnknownDevicesAreRefused() async throws {
         try await APIRouterTests.withClient { client in
-            _ = try await client.execute(uri: "/v1/devices", method: .post, body: ByteBuffer(string: #"{"name":"phone"}"#))
-            let again = try await client.execute(uri: "/v1/devices", method: .post, body: ByteBuffer(string: #"{"name":"phone"}"#))
+            _ = try await client.execute(uri: "/v1/devices", method: .post, headers: APIRouterTests.jsonType, body: ByteBuffer(string: #"{"name":"phone"}"#))
+            let again = try await client.execute(uri: "/v1/devices", method: .post, headers: APIRouterTests.jsonType, body: ByteBuffer(string: #"{"name":"phone"}"#))
             #expect(again.status == .conflict)
             #expect(try APIRouterTests.error(again).code == "store.duplicate-identifier")
             for (uri, method) in [("/v1/devices/local", HTTPRequest.Method.delete), ("/v1/devices/local/secret", .post)] {

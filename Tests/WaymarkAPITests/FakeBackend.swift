@@ -26,6 +26,8 @@ final class FakeBackend: DaemonBackend {
         var lastEnergySince: Timestamp??
         /// Pushes taken by `logger`.
         var pushes = 0
+        /// Bodies `registerHandler` accepted.
+        var registrations: [String] = []
     }
 
     let state: Mutex<State>
@@ -231,6 +233,7 @@ final class FakeBackend: DaemonBackend {
         guard String(decoding: body, as: UTF8.self).contains("\"executable\"") else {
             throw APIError(.unprocessableContent, code: "invalid-registration", message: "executable: missing")
         }
+        state.withLock { $0.registrations.append(String(decoding: body, as: UTF8.self)) }
         return #"{"name":"logger","state":"notRunning"}"#
     }
     func removeHandler(name: String) async throws -> Bool { name == "logger" }

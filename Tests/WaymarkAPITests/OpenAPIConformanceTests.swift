@@ -135,6 +135,7 @@ import WaymarkTestSupport
             let response = try await app.test(.live) { client in
                 var headers: HTTPFields = [:]
                 if let token = exchange.token { headers[.authorization] = "Bearer \(token)" }
+                if exchange.body != nil { headers[.contentType] = "application/json" }
                 return try await client.execute(
                     uri: exchange.uri, method: exchange.method, headers: headers,
                     body: exchange.body.map { ByteBuffer(string: $0) })

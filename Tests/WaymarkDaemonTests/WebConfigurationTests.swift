@@ -28,6 +28,7 @@ import WaymarkDaemon
         "bad keys and values name the key and line",
         arguments: [
             ("web:\n  tiles: https://t.example/{z}/{x}.png\n", "waymark.yaml:2:10: web.tiles: a tile URL template names {z}, {x} and {y}; this one has no {y}"),
+            ("web:\n  tiles: //t.example/{z}/{x}/{y}.png\n", "waymark.yaml:2:10: web.tiles: the page may load tiles only from the template's own http(s) host"),
             ("web:\n  max_zoom: 30\n", "waymark.yaml:2:13: web.max_zoom"),
             ("web:\n  colour: blue\n", "waymark.yaml:2:3: web.colour: unknown key"),
             ("web: yes\n", "waymark.yaml:1:6: web: must be a mapping"),

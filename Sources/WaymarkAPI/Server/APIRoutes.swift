@@ -13,8 +13,18 @@ extension APIServer {
     public static func makeRouter(
         backend: some DaemonBackend, configuration: Configuration, token: String? = nil
     ) -> Router<BasicRequestContext> {
+        makeRouter(backend: backend, configuration: configuration, token: token, tcpPort: ListeningPort(nil))
+    }
+
+    /// `tcpPort`: the TCP listener's port, which its requests' `Host` must name once known
+    /// (`SameOriginMiddleware`); the router without a `token` is the Unix socket's.
+    static func makeRouter(
+        backend: some DaemonBackend, configuration: Configuration, token: String?, tcpPort: ListeningPort
+    ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware(headers: SecurityHeaders(tiles: configuration.basemap == nil ? configuration.web.tiles : nil)))
         router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: SameOriginMiddleware(listener: token == nil ? .unixSocket : .tcp(port: tcpPort)))
         if let token { router.add(middleware: BearerTokenMiddleware(token: token)) }
         var routes = RouteTable(router: router)
 

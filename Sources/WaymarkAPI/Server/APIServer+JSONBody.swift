@@ -3,11 +3,18 @@ import Hummingbird
 extension APIServer {
     /// A request's JSON body, at most `limit` bytes (413 beyond, from Hummingbird). Accepted:
     /// `application/json`, `application/geo+json` or any `…/…+json` media type, with or without
-    /// parameters (`; charset=utf-8`), or no Content-Type. A body that says it is something else
-    /// (curl's `-d` alone says `application/x-www-form-urlencoded`) is refused with 415
-    /// `unsupported-media-type`, naming the header to send, rather than parsed as JSON anyway.
+    /// parameters (`; charset=utf-8`). A body without a Content-Type, or one that says it is
+    /// something else (curl's `-d` alone says `application/x-www-form-urlencoded`, a form on
+    /// another origin's page `text/plain`), is refused with 415 `unsupported-media-type`, naming
+    /// the header to send, rather than parsed as JSON anyway: no browser sends a JSON type to
+    /// another origin without asking first (a CORS preflight, which this API never grants).
     static func jsonBody(_ request: inout Request, limit: Int) async throws -> ByteBuffer {
-        if let type = request.headers[.contentType], !isJSON(mediaType: type) {
+        guard let type = request.headers[.contentType] else {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported-media-type",
+                message: "the body has no Content-Type; send JSON with Content-Type: application/json")
+        }
+        guard isJSON(mediaType: type) else {
             throw APIError(
                 .unsupportedMediaType, code: "unsupported-media-type",
                 message: "the body is '\(type)'; send JSON with Content-Type: application/json")

@@ -115,11 +115,14 @@ public struct APIServer: Service {
         let unixListener = unixApp
         let tcpApp: APIListener<RouterResponder<BasicRequestContext>>?
         if let port = configuration.tcpPort, let token = configuration.token {
+            let listening = ListeningPort(port == 0 ? nil : port)
             tcpApp = APIListener(
-                responder: Self.makeRouter(backend: backend, configuration: configuration, token: token).buildResponder(),
+                responder: Self.makeRouter(backend: backend, configuration: configuration, token: token, tcpPort: listening)
+                    .buildResponder(),
                 address: .hostname("127.0.0.1", port: port), logger: logger,
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? port
+                    listening.set(port)
                     logger.info("API listening", metadata: ["api.tcp": "127.0.0.1:\(port)"])
                     await ready.listening(tcpPort: port)
                 })

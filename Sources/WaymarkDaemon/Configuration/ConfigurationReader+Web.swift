@@ -23,6 +23,12 @@ extension ConfigurationReader {
                 for part in ["{z}", "{x}", "{y}"] where !template.contains(part) {
                     throw error(value, key: field, "a tile URL template names {z}, {x} and {y}; this one has no \(part)")
                 }
+                // The page's Content-Security-Policy admits images from this origin alone.
+                guard SecurityHeaders.imageSource(tileTemplate: template) != nil else {
+                    throw error(
+                        value, key: field,
+                        "the page may load tiles only from the template's own http(s) host (https://tile.example/… or https://{s}.tile.example/…); this one names none")
+                }
                 settings.tiles = template
             case "attribution": settings.attribution = try string(value, key: field)
             case "max_zoom": settings.maximumZoom = try integer(value, key: field, in: 0...24)

@@ -21,18 +21,10 @@ import sys
 import time
 
 import yaml
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-    return condition
+from browser_support import browser, check, finish, sign_in, wait
 
 
 def waymark(args, arguments):
@@ -40,23 +32,6 @@ def waymark(args, arguments):
     if result.returncode != 0:
         raise RuntimeError(f"waymark {' '.join(arguments)}: {result.stderr}")
     return result.stdout
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
-def wait(driver, seconds, condition, what):
-    try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.2).until(lambda d: condition(d))
-    except Exception:
-        failures.append(f"timed out after {seconds} s waiting for {what}")
-        return None
 
 
 def documented(paths, request_path):
@@ -87,22 +62,13 @@ def main():
         run(driver, args)
     finally:
         driver.quit()
-    if failures:
-        print("\n".join(failures))
-        return 1
-    print("web page: all checks passed")
-    return 0
+    return finish("web page")
 
 
 def run(driver, args):
-    driver.get(args.url)
     # The TCP listener asks for the token: the page shows its sign-in dialog.
-    dialog = wait(driver, 20, lambda d: d.find_element(By.ID, "login").get_attribute("open") is not None and d.find_element(By.ID, "login"), "the sign-in dialog")
-    if dialog is None:
+    if not sign_in(driver, args.url, args.token):
         return
-    driver.find_element(By.ID, "login-token").send_keys(args.token)
-    driver.find_element(By.CSS_SELECTOR, "#login-form button[type=submit]").click()
-    wait(driver, 20, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live", "the live stream")
 
     # Live: the marker moves.
     position = lambda d: d.find_element(By.ID, "position").get_attribute("data-latitude")

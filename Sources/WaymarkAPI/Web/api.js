@@ -1,8 +1,10 @@
 // The daemon's API as the page uses it: only documented endpoints (docs/openapi.yaml). Over the
 // Unix socket no token is asked; over TCP every request carries the bearer token the user signed
-// in with, kept for this tab only (sessionStorage).
+// in with. The token lives only in this module's closure: not in sessionStorage, localStorage or
+// a cookie, where any script running in the page could read it back (docs/web.md, "The token");
+// a reload asks for it again.
 
-const tokenKey = "waymark.token";
+let token = null;
 
 export class Unauthorized extends Error {}
 
@@ -15,17 +17,15 @@ export class APIError extends Error {
   }
 }
 
-export function setToken(token) {
-  if (token) sessionStorage.setItem(tokenKey, token);
-  else sessionStorage.removeItem(tokenKey);
+export function setToken(value) {
+  token = value || null;
 }
 
 export function hasToken() {
-  return sessionStorage.getItem(tokenKey) !== null;
+  return token !== null;
 }
 
 function headers(extra = {}) {
-  const token = sessionStorage.getItem(tokenKey);
   return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
 }
 

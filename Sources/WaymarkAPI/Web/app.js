@@ -31,6 +31,7 @@ function askForToken() {
   return new Promise((resolve) => {
     $("login-form").onsubmit = () => {
       api.setToken($("login-token").value.trim());
+      $("login-token").value = "";  // held by api.js alone, not left in the field
       $("login-error").textContent = "";
       resolve();
     };

@@ -33,6 +33,21 @@ export function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+/**
+ * Text for Leaflet, which inserts a string tooltip, popup or attribution as HTML: a `<span>`
+ * holding `value` as text, so a region id, device name or event field from a phone is shown,
+ * never parsed (issue 48).
+ */
+export function textContent(value) {
+  return element("span", { text: String(value) });
+}
+
+/** `value` with `& < > " '` escaped, for the one Leaflet string that must be HTML (the
+ *  attribution control has no text form). */
+export function escapeHTML(value) {
+  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /** An event's one-line description: `enter forest`, `visit`, `significant change`. */
 export function describeEvent(entry) {
   const record = entry.record ?? entry;

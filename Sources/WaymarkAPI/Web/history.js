@@ -6,7 +6,7 @@
 /* global L */
 import * as api from "./api.js";
 import { colours, fit } from "./map.js";
-import { describeEvent, distance, duration, element, time } from "./format.js";
+import { describeEvent, distance, duration, element, textContent, time } from "./format.js";
 import { elevationProfile } from "./charts.js";
 
 /** `datetime-local` value (local time, seconds) ⇄ RFC 3339 UTC. */
@@ -81,7 +81,7 @@ export class HistoryView {
     for (const item of items) {
       if (item.kind === "fix" || item.kind === "gap" || item.latitude == null) continue;
       L.circleMarker([item.latitude, item.longitude], { radius: 5, color: "#111", weight: 1, fillColor: "#facc15", fillOpacity: 1 })
-        .bindTooltip(`${describeEvent(item)} · ${time(item.time)}`).addTo(this.layer);
+        .bindTooltip(textContent(`${describeEvent(item)} · ${time(item.time)}`)).addTo(this.layer);
     }
     const bounds = L.latLngBounds(segments.flat());
     fit(this.map, bounds);

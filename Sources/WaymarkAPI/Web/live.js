@@ -3,7 +3,7 @@
 
 /* global L */
 import { colours } from "./map.js";
-import { describeEvent, element, time } from "./format.js";
+import { describeEvent, element, textContent, time } from "./format.js";
 
 const maximumEvents = 200;
 
@@ -35,7 +35,7 @@ export class LiveView {
     if (!shown) {
       const marker = L.circleMarker(at, {
         radius: 7, color: "#fff", weight: 2, fillColor: colours.device, fillOpacity: 1,
-      }).bindTooltip(device);
+      }).bindTooltip(textContent(device));
       marker.getElement?.()?.setAttribute("data-device", device);
       const circle = L.circle(at, { radius, color: colours.device, weight: 1, fillOpacity: 0.1, interactive: false });
       shown = { marker, circle, last: entry };

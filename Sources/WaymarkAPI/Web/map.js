@@ -4,6 +4,7 @@
 
 /* global L */
 import * as api from "./api.js";
+import { escapeHTML } from "./format.js";
 
 export const colours = {
   inside: "#2e7d32",
@@ -17,8 +18,9 @@ export function createMap(element, basemap) {
   const map = L.map(element, { zoomControl: true, attributionControl: Boolean(basemap) });
   L.control.scale({ metric: true, imperial: false }).addTo(map);
   if (basemap?.tiles) {
-    const options = { maxZoom: basemap.maxZoom ?? 19, attribution: basemap.attribution ?? "" };
-    // The daemon's own tiles (an MBTiles basemap) go through the API with the token; others are
+    const options = { maxZoom: basemap.maxZoom ?? 19, attribution: escapeHTML(basemap.attribution ?? "") };
+    // The credit is the configuration's or an MBTiles file's text, shown as text (Leaflet's
+    // attribution control takes only HTML). The daemon's own tiles (an MBTiles basemap) go through the API with the token; others are
     // fetched by the browser as any map does.
     const layer = basemap.tiles.startsWith("/v1/") ? new DaemonTiles({ ...options, template: basemap.tiles }) : L.tileLayer(basemap.tiles, options);
     layer.addTo(map);

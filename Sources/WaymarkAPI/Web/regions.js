@@ -5,7 +5,7 @@
 /* global L */
 import * as api from "./api.js";
 import { fit, regionStyle } from "./map.js";
-import { element, time } from "./format.js";
+import { element, textContent, time } from "./format.js";
 
 export class RegionsView {
   constructor(map, { rows, drop, file, result }) {
@@ -38,7 +38,7 @@ export class RegionsView {
       const id = layer.feature?.id ?? layer.feature?.properties?.identifier;
       if (id == null) return;
       this.byId.set(String(id), layer);
-      layer.bindTooltip(String(id));
+      layer.bindTooltip(textContent(id));
       layer.getElement?.()?.setAttribute("data-region", String(id));
     });
     this.restyle();

@@ -45,6 +45,29 @@ import WaymarkTestSupport
         #expect(notice != nil && term != nil && notice! < term!, "\(order)")
     }
 
+    /// A background task begun while active survives the move: the handler is not suspended at
+    /// the end of its 1 s budget but when its task ends (4 s), with no expiration notice.
+    @Test func aTaskBegunWhileActiveRunsOnInTheBackgroundUntilItEnds() async throws {
+        let scenario = try await HandlerScenario()
+        try await scenario.register(flags: ["--budget", "1", "--max-background-time", "30"], handlerArguments: ["--task-seconds", "4"])
+        let daemon = try scenario.serveIdle()
+        try await daemon.whileRunning {
+            func notices(_ name: String) -> [[String: Any]] {
+                scenario.lines().filter { $0["notice"] as? String == name }.compactMap { $0["message"] as? [String: Any] }
+            }
+            let launched = try await BackgroundProcess.waitUntil(timeout: 20) {
+                (try? await runWaymark(["handlers", "launch", "hut-log", "--socket", scenario.socket]))?.status == 0
+            }
+            try #require(launched, "\(daemon.stderr.suffix(2000))")
+            #expect(try await BackgroundProcess.waitUntil(timeout: 10) { !notices("backgroundTask").isEmpty }, "\(scenario.lines())")
+            #expect(try await runWaymark(["handlers", "background", "hut-log", "--socket", scenario.socket]).status == 0)
+            try await Task.sleep(for: .seconds(2))
+            #expect(try await scenario.handler()["state"] as? String == "background", "suspended with its task open")
+            #expect(try await BackgroundProcess.waitUntil(timeout: 10) { (try? await scenario.handler()["state"] as? String) == "suspended" })
+            #expect(notices("expiration").isEmpty, "\(scenario.lines())")
+        }
+    }
+
     @Test func backgroundNeedsADaemonAndAKnownHandler() async throws {
         let scenario = try await HandlerScenario()
         try await scenario.register()

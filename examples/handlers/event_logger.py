@@ -17,7 +17,8 @@ Options used by Waymark's own tests: --no-ack (never acknowledge), --hold-task (
 background task at the first event and never end it), --crash (exit 3 at once),
 --ask-remaining (ask backgroundTimeRemaining at welcome and at each change of state),
 --log-sigterm (note SIGTERM in the file, then exit), --fetch-result newData|noData|failed
-(answer each background fetch with finished and that result), --ballast MB (hold that much memory).
+(answer each background fetch with finished and that result), --ballast MB (hold that much memory),
+--task-seconds S (begin a background task at welcome and end it S seconds after it is granted).
 """
 import argparse
 import json
@@ -25,6 +26,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 
 
@@ -39,6 +41,7 @@ def main():
     parser.add_argument("--log-sigterm", action="store_true")
     parser.add_argument("--fetch-result", choices=["newData", "noData", "failed"])
     parser.add_argument("--ballast", type=int, default=0, help="megabytes to hold in memory")
+    parser.add_argument("--task-seconds", type=float, help="begin a background task at welcome, end it this much later")
     args = parser.parse_args()
     ballast = bytearray(os.urandom(1024)) * (args.ballast * 1024)  # touched, so resident
     if args.crash:
@@ -57,9 +60,12 @@ def main():
     reader = connection.makefile("r", encoding="utf-8", newline="\n")
     writer = connection.makefile("w", encoding="utf-8", newline="\n")
 
+    lock = threading.Lock()  # the task timer writes too
+
     def send(message):
-        writer.write(json.dumps(message) + "\n")
-        writer.flush()
+        with lock:
+            writer.write(json.dumps(message) + "\n")
+            writer.flush()
 
     send({"type": "hello", "handler": os.environ["WAYMARK_HANDLER_NAME"],
           "token": os.environ.get("WAYMARK_HANDLER_TOKEN")})
@@ -73,10 +79,16 @@ def main():
                                       "reason": message["reason"], "device": message.get("device"), "receivedAt": time.time(),
                                       "event": message["event"]}) + "\n")
             elif kind in ("welcome", "expiration", "willSuspend", "didResume", "didBecomeActive", "didEnterBackground",
-                          "willTerminate", "didReceiveMemoryWarning", "backgroundTimeRemaining", "error"):
+                          "willTerminate", "didReceiveMemoryWarning", "backgroundTimeRemaining", "backgroundTask",
+                          "backgroundTaskEnded", "error"):
                 out.write(json.dumps({"pid": os.getpid(), "notice": kind, "message": message}) + "\n")
             out.flush()
             os.fsync(out.fileno())
+        if args.task_seconds is not None and kind == "welcome":
+            send({"type": "beginBackgroundTask", "name": "upload"})
+        if args.task_seconds is not None and kind == "backgroundTask":
+            end = {"type": "endBackgroundTask", "token": message["token"]}
+            threading.Timer(args.task_seconds, send, [end]).start()
         if args.ask_remaining and kind in ("welcome", "didBecomeActive", "didEnterBackground", "didResume"):
             send({"type": "backgroundTimeRemaining"})
         if kind == "event":

@@ -48,8 +48,9 @@ extension HandlerLifecycle {
         handlers[name]!.notBefore = nil
         guard handler.running else { return launch(name, active: true, reason: "user") }
         if handler.state == .suspended { actions.append(.signal(handler: name, SIGCONT)) }
+        // Open background tasks stay open (their tokens stay valid); active, they have no limit.
         handlers[name]!.backgroundStart = nil
-        handlers[name]!.openTasks = []
+        handlers[name]!.noBudget = false
         handlers[name]!.period = Period()
         transition(name, to: .active, reason: "launched by the user")
         send(name, .didBecomeActive)
@@ -57,14 +58,17 @@ extension HandlerLifecycle {
     }
 
     /// An active handler moves to the background (docs/semantics.md §1.1): `didEnterBackground`,
-    /// and from now on its budget and background tasks count as after a launch. A handler that is
-    /// not active is left as it is.
+    /// and from now on its budget and background tasks count as after a launch. Tasks it began
+    /// while active stay open, their time limit counted from the move: finishing what the user
+    /// started is what they are for. Without background refresh the move brings no budget: it is
+    /// suspended at once, or when its open tasks end (`noBudget`), and such a move with no task
+    /// open is no period to judge. A handler that is not active is left as it is.
     mutating func enterBackground(_ name: String, byItself: Bool) {
         guard let handler = handlers[name], handler.running, handler.state == .active else { return }
         handlers[name]!.backgroundStart = now
         handlers[name]!.willSuspendSent = false
-        handlers[name]!.openTasks = []
-        openPeriod(name)
+        handlers[name]!.noBudget = !handler.registration.backgroundRefresh
+        if handler.registration.backgroundRefresh || !handler.openTasks.isEmpty { openPeriod(name) }
         transition(name, to: .background, reason: byItself ? "moved to the background by itself" : "moved to the background by the user")
         send(name, .didEnterBackground)
         deliver(name)

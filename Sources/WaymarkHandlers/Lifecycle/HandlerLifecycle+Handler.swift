@@ -23,6 +23,9 @@ extension HandlerLifecycle {
         /// Open background tasks, oldest first.
         public internal(set) var openTasks: [BackgroundTask] = []
         var willSuspendSent = false
+        /// This background period has no budget, only its open tasks' time: it moved to the
+        /// background without background refresh (docs/semantics.md §1.5).
+        var noBudget = false
         /// Why the daemon is ending the process, when it is (a crash has none).
         public internal(set) var stopping: String?
         /// When SIGKILL follows a SIGTERM that has not ended the process.
@@ -62,7 +65,8 @@ extension HandlerLifecycle {
         public var deadline: Timestamp? {
             guard state == .background, let start = backgroundStart else { return nil }
             let limits = limits
-            return start.adding(seconds: openTasks.isEmpty ? limits.budget : max(limits.budget, limits.maximumBackgroundTime))
+            let budget = noBudget ? 0 : limits.budget
+            return start.adding(seconds: openTasks.isEmpty ? budget : max(budget, limits.maximumBackgroundTime))
         }
     }
 

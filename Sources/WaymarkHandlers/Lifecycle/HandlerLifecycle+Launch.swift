@@ -83,6 +83,7 @@ extension HandlerLifecycle {
         handlers[name]!.stopping = nil
         handlers[name]!.killAt = nil
         handlers[name]!.willSuspendSent = false
+        handlers[name]!.noBudget = false
         handlers[name]!.helloSinceLaunch = false
         handlers[name]!.failedToConnect = false
         handlers[name]!.backgroundStart = launch.active ? nil : now
@@ -106,6 +107,7 @@ extension HandlerLifecycle {
         actions.append(.signal(handler: name, SIGCONT))
         handlers[name]!.backgroundStart = now
         handlers[name]!.willSuspendSent = false
+        handlers[name]!.noBudget = false
         handlers[name]!.counters.resumes += 1
         openPeriod(name)
         transition(name, to: .background, reason: "resumed for an event")

@@ -19,6 +19,9 @@ struct LifecycleDriver {
     var lifecycle: HandlerLifecycle
     /// The kind of the oldest event that may wake each handler (nil: nothing queued).
     var queue: [String: String] = [:]
+    /// Each handler's queued kinds, oldest first: when set, a queue read answers as the
+    /// supervisor does, with the oldest the lifecycle says may wake it (`mayWake`).
+    var queued: [String: [String]] = [:]
     var failing: Set<String> = []
     private(set) var ms = 0
 
@@ -56,7 +59,8 @@ struct LifecycleDriver {
             case .spawn(let name, _):
                 all += handle(failing.contains(name) ? .spawnFailed(handler: name, message: "no such file") : .spawned(handler: name))
             case .readQueue(let name):
-                all += handle(.queueRead(handler: name, wakingKind: queue[name]))
+                let waking = queued[name].map { kinds in kinds.first { lifecycle.mayWake(name, for: $0) } } ?? queue[name]
+                all += handle(.queueRead(handler: name, wakingKind: waking))
             default:
                 break
             }

@@ -35,7 +35,7 @@ extension HandlerLifecycle {
         case .active, .background:
             deliver(name)
         case .suspended:
-            guard handler.registration.backgroundRefresh, handler.running else { return }
+            guard handler.registration.backgroundRefresh, handler.running, mayWake(name, for: wakingKind) else { return }
             resume(name)
             deliver(name)
         case .notRunning, .terminated:
@@ -49,16 +49,14 @@ extension HandlerLifecycle {
     }
 
     /// Launch rules (docs/semantics.md §1.5): background refresh on; after a force-quit only with the
-    /// relaunch policy (every Waymark event is a location event); standard updates wake a
-    /// terminated handler only with "always"; not within a crash backoff.
+    /// relaunch policy, and only for a kind that relaunches a force-quit handler; standard updates
+    /// only with "always" (`mayWake`); not within a crash backoff.
     func mayLaunchInBackground(_ name: String) -> Bool {
         guard let handler = handlers[name] else { return false }
         let registration = handler.registration
         guard registration.backgroundRefresh else { return false }
         if handler.forceQuit && !registration.relaunchAfterForceQuit { return false }
-        // A push does not bring back a handler the user force-quit, as on a phone.
-        if handler.forceQuit && handler.launchReason == EventKind.push.rawValue { return false }
-        if handler.launchReason == "location" && !registration.subscription.authorization.relaunchesForStandardUpdates { return false }
+        guard mayWake(name, for: handler.launchReason) else { return false }
         return !isBackingOff(name)
     }
 

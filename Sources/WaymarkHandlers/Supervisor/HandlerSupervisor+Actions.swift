@@ -49,21 +49,19 @@ extension HandlerSupervisor {
         }
     }
 
-    /// The kind of the oldest unacknowledged event that may wake the handler: any but
-    /// `ranging`, which is only for a handler that runs anyway (ranging wakes no app on iOS), and
-    /// but `location` for a when-in-use handler (docs/semantics.md §1.5).
+    /// The kind of the oldest unacknowledged event that may wake the handler as it stands
+    /// (`HandlerLifecycle.mayWake`: not `ranging`, which wakes no app on iOS; not a standard update
+    /// for a when-in-use handler; after a force-quit only a location event; docs/semantics.md §1.5).
     func oldestUnacknowledgedKind(_ name: String) -> String? {
         commitAcknowledgements()
-        let updatesWake = lifecycle.handlers[name]?.registration.subscription.authorization.relaunchesForStandardUpdates ?? true
         return (try? store.unacknowledgedEvents(handler: name))?
-            .first { $0.kind != .ranging && (updatesWake || $0.kind != .location) }?.kind.rawValue
+            .first { lifecycle.mayWake(name, for: $0.kind.rawValue) }?.kind.rawValue
     }
 
-    /// Standard updates for a when-in-use handler that is not active: dropped when their turn
-    /// comes (docs/semantics.md §1.5, "when in use means in use").
+    /// Standard updates (locations, pauses, resumptions) for a when-in-use handler that is not
+    /// active: dropped when their turn comes (docs/semantics.md §1.5, "when in use means in use").
     func isWithheldUpdate(_ event: QueuedHandlerEvent, handler name: String) -> Bool {
-        guard event.kind == .location, let handler = lifecycle.handlers[name] else { return false }
-        return !handler.registration.subscription.authorization.relaunchesForStandardUpdates && handler.state != .active
+        lifecycle.withholds(name, event.kind)
     }
 
     /// Ranging reports queued longer ago than this when their turn comes are dropped, not sent.

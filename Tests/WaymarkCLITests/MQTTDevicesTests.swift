@@ -41,15 +41,24 @@ import WaymarkTestSupport
             let regions = try directory.write("plaza.geojson", OwnTracksMessagesTests.regions)
             try #require(try await runWaymark(["regions", "import", regions, "--db", db]).status == 0)
             try #require(try await runWaymark(["devices", "add", "phone", "--user", "alice", "--db", db]).status == 0)
-            let daemon = try BackgroundProcess(
-                ProjectPaths.waymarkExecutable,
-                ["serve", "--gpsd", "127.0.0.1:9", "--db", db, "--socket", directory.path("api.sock"), "--mqtt", "127.0.0.1:\(brokerPort)"],
-                currentDirectory: ProjectPaths.repositoryRoot)
-            try await daemon.whileRunning {
-                let subscribed = try await BackgroundProcess.waitUntil(timeout: 30) { daemon.stderr.contains("MQTT connected") }
-                try #require(subscribed, "\(daemon.stderr.suffix(2000))")
+            try await withDaemon(db: db, directory: directory, brokerPort: brokerPort) { daemon in
                 try await body(brokerPort, db, directory, daemon)
             }
+        }
+    }
+
+    /// A daemon on `db` subscribed to the broker on `brokerPort`; `body` runs once it is.
+    static func withDaemon(
+        db: String, directory: TemporaryDirectory, brokerPort: Int, _ body: (BackgroundProcess) async throws -> Void
+    ) async throws {
+        let daemon = try BackgroundProcess(
+            ProjectPaths.waymarkExecutable,
+            ["serve", "--gpsd", "127.0.0.1:9", "--db", db, "--socket", directory.path("api.sock"), "--mqtt", "127.0.0.1:\(brokerPort)"],
+            currentDirectory: ProjectPaths.repositoryRoot)
+        try await daemon.whileRunning {
+            let subscribed = try await BackgroundProcess.waitUntil(timeout: 30) { daemon.stderr.contains("MQTT connected") }
+            try #require(subscribed, "\(daemon.stderr.suffix(2000))")
+            try await body(daemon)
         }
     }
 

@@ -12,6 +12,9 @@ import WaymarkSources
 /// others by reason (`mqtt.unknown-device`, `forbidden`, `owntracks.…`). Messages this daemon's
 /// own OwnTracks outputs published (`OwnTracksFormat.isOwn`) are passed over and counted as
 /// `mqtt.own-output`: taking them would record every position again, and publish it again.
+/// A payload over 64 KiB (the device listener's default body limit) is refused unread, counted
+/// as `mqtt.too-large` and logged with its topic and size; a retained message taken before is
+/// passed over (`RetainedMessages`), counted as `mqtt.retained-again`.
 struct MQTTFeedService: Service {
     let settings: MQTTSettings
     /// This daemon's outputs' origin (`OutputService.origin`).
@@ -36,16 +39,17 @@ struct MQTTFeedService: Service {
         network?.opened(by: NetworkMeter.listener, keepalive: Double(subscriber.settings.keepAlive))
         defer { network?.closed(by: NetworkMeter.listener) }
         await withGracefulShutdownHandler {
+            var retained = RetainedMessages()
             for await message in subscriber.messages {
-                network?.transfer(MQTTSender.publishBytes(topic: message.topic, payload: message.payload.count), by: NetworkMeter.listener)
-                await handle(message)
+                network?.transfer(MQTTSender.publishBytes(topic: message.topic, payload: message.size), by: NetworkMeter.listener)
+                await handle(message, retained: &retained)
             }
         } onGracefulShutdown: {
             subscriber.stop()
         }
     }
 
-    func handle(_ message: MQTTSubscriber.Message) async {
+    func handle(_ message: MQTTSubscriber.Message, retained: inout RetainedMessages) async {
         guard let topic = OwnTracksTopic(message.topic, base: settings.baseTopic) else {
             return await fleet.countRefusal("mqtt.unknown-topic", device: nil)
         }
@@ -56,9 +60,18 @@ struct MQTTFeedService: Service {
             logger.error("Cannot read the devices", metadata: ["error": "\(error)"])
             return
         }
+        guard !message.isOversized else {
+            logger.warning(
+                "Refused an MQTT message over the size limit",
+                metadata: ["mqtt.topic": "\(message.topic)", "bytes": "\(message.size)", "limit": "\(MQTTSubscriber.Settings.defaultMaximumPayload)"])
+            return await fleet.countRefusal("mqtt.too-large", device: known?.name)
+        }
         guard let device = known else { return await fleet.countRefusal("mqtt.unknown-device", device: nil) }
         guard topic.user == device.user || topic.user == device.name else {
             return await fleet.countRefusal("forbidden", device: device.name)
+        }
+        if message.retained, retained.tookAlready(message.payload, on: message.topic) {
+            return await fleet.countRefusal("mqtt.retained-again", device: device.name)
         }
         guard !OwnTracksFormat.isOwn(message.payload, origin: origin) else {
             return await fleet.countRefusal("mqtt.own-output", device: device.name)
@@ -71,7 +84,16 @@ struct MQTTFeedService: Service {
             return await fleet.countRefusal("owntracks.\(error.code.rawValue)", device: device.name)
         }
         let received = fleet.clock.now
-        let events = messages.flatMap { $0.sourceEvents(received: received) }
+        var events = messages.flatMap { $0.sourceEvents(received: received) }
+        retained.took(message.payload, on: message.topic)
+        if message.retained, !events.isEmpty {
+            do {
+                events = try await fleet.store.offPool { [events] in try RetainedMessages.unseen(events, device: device.name, in: $0) }
+            } catch {
+                logger.error("Cannot read a device's history", metadata: ["device": "\(device.name)", "error": "\(error)"])
+            }
+            if events.isEmpty { return await fleet.countRefusal("mqtt.retained-again", device: device.name) }
+        }
         guard !events.isEmpty else { return }
         do {
             try await fleet.pipeline(for: device.name).handle(events)

@@ -18,7 +18,23 @@ public final class MQTTSubscriber: Sendable {
     /// One message as it arrived.
     public struct Message: Sendable {
         public var topic: String
+        /// Empty when the payload was over `Settings.maximumPayload` (see `size`).
         public var payload: [UInt8]
+        /// The payload's size as the broker sent it.
+        public var size: Int
+        /// Whether the broker sent it as a retained message: its last message on the topic, sent
+        /// again on every subscription (so on every connection).
+        public var retained: Bool
+
+        public init(topic: String, payload: [UInt8], size: Int? = nil, retained: Bool = false) {
+            self.topic = topic
+            self.payload = payload
+            self.size = size ?? payload.count
+            self.retained = retained
+        }
+
+        /// Over the limit: its payload was dropped unread.
+        public var isOversized: Bool { size > payload.count }
     }
 
     public struct Settings: Sendable, Equatable {
@@ -30,6 +46,11 @@ public final class MQTTSubscriber: Sendable {
         public var topics: [String]
         /// Seconds between keep-alive pings.
         public var keepAlive: Int = 30
+        /// Bytes of payload a message may have: a larger one arrives without it (`isOversized`),
+        /// never copied.
+        public var maximumPayload = defaultMaximumPayload
+        /// 64 KiB, the device listener's default body limit (`devices.max_body_bytes`).
+        public static let defaultMaximumPayload = 64 << 10
 
         public init(host: String, port: Int, clientID: String, username: String? = nil, password: String? = nil, topics: [String]) {
             self.host = host
@@ -108,8 +129,9 @@ public final class MQTTSubscriber: Sendable {
 
     private func received(_ message: mosquitto_message) {
         let topic = String(cString: message.topic)
-        let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
-        continuation.yield(Message(topic: topic, payload: payload))
+        let size = Int(message.payloadlen)
+        let payload = size > settings.maximumPayload ? [] : message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+        continuation.yield(Message(topic: topic, payload: payload, size: size, retained: message.retain))
     }
 }
 

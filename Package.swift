@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "WaymarkHandlers", targets: ["WaymarkHandlers"]),
         .library(name: "WaymarkAPI", targets: ["WaymarkAPI"]),
         .library(name: "WaymarkDaemon", targets: ["WaymarkDaemon"]),
+        // For the `extreme-values` fuzz target: the export writers and the history's records.
+        .library(name: "WaymarkExport", targets: ["WaymarkExport"]),
+        .library(name: "WaymarkStore", targets: ["WaymarkStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

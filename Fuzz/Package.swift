@@ -30,6 +30,8 @@ let targets: [Target] = [
     fuzzTarget("api-output", [waymark("WaymarkAPI"), waymark("WaymarkOutputs"), waymark("WaymarkCore")]),
     fuzzTarget("api-device", [waymark("WaymarkAPI"), waymark("WaymarkDevices")]),
     fuzzTarget("track-log", [waymark("WaymarkSources")]),
+    fuzzTarget(
+        "extreme-values", [waymark("WaymarkCore"), waymark("WaymarkOutputs"), waymark("WaymarkExport"), waymark("WaymarkStore"), waymark("WaymarkRegions")]),
 ]
 
 let package = Package(

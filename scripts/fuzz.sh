@@ -33,7 +33,7 @@ DATA="${WAYMARK_SHARED_DATA:-$ROOT/../shared/data}"
 TARGETS=(
     gpx gpsd json geojson beacon-replay hci owntracks osmand device-credentials
     handler-request handler-registration handler-client config power-profile api-output api-device
-    track-log
+    track-log extreme-values
 )
 
 # The longest input each target is given (libFuzzer's -max_len). HCI packets are read into a

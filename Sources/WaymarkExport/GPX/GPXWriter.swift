@@ -62,7 +62,7 @@ public struct GPXWriter<Sink: TextSink>: TrackWriter {
     /// OsmAnd's marker colour, in the schema's order.
     static func waypoint(_ event: TrackEvent) -> String {
         var text = " <wpt lat=\"\(Decimal7.format(event.coordinate.latitude))\" lon=\"\(Decimal7.format(event.coordinate.longitude))\">"
-        if let altitude = event.altitude { text += "<ele>\(altitudeText(altitude))</ele>" }
+        if let altitude = event.altitude, altitude.isFinite { text += "<ele>\(altitudeText(altitude))</ele>" }
         if let time = event.time { text += "<time>\(time.rfc3339)</time>" }
         text += "<name>\(XMLText.escape(event.name))</name><desc>\(XMLText.escape(event.description))</desc>"
         text += "<sym>\(GPXStyle.symbol(for: event.kind))</sym><type>\(XMLText.escape(event.type))</type>"
@@ -87,7 +87,7 @@ public struct GPXWriter<Sink: TextSink>: TrackWriter {
             segmentOpen = true
         }
         var line = "   <trkpt lat=\"\(Decimal7.format(fix.coordinate.latitude))\" lon=\"\(Decimal7.format(fix.coordinate.longitude))\">"
-        if let altitude = fix.altitude { line += "<ele>\(Self.altitudeText(altitude))</ele>" }
+        if let altitude = fix.altitude, altitude.isFinite { line += "<ele>\(Self.altitudeText(altitude))</ele>" }
         if let time = fix.time { line += "<time>\(time.rfc3339)</time>" }
         if let mode = fix.mode { line += "<fix>\(mode.rawValue)</fix>" }
         if let satellites = fix.satellites { line += "<sat>\(satellites)</sat>" }

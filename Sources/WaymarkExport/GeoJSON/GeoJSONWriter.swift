@@ -93,7 +93,9 @@ public struct GeoJSONWriter<Sink: TextSink>: TrackWriter {
 
     private func position(_ coordinate: Coordinate, _ altitude: Double?) -> String {
         var text = "[" + Self.number(coordinate.longitude) + "," + Self.number(coordinate.latitude)
-        if threeD, let altitude { text += "," + Self.number(altitude) }
+        // JSON has no infinity or NaN (a database from before issue 48 may hold them): such an
+        // altitude is left out, which GeoJSON allows position by position.
+        if threeD, let altitude, altitude.isFinite { text += "," + Self.number(altitude) }
         return text + "]"
     }
 

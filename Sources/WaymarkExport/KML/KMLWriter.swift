@@ -122,7 +122,7 @@ public struct KMLWriter<Sink: TextSink>: TrackWriter {
 
     static func tuple(_ coordinate: Coordinate, _ altitude: Double?) -> String {
         var text = Decimal7.trimmed(coordinate.longitude, decimals: 9) + "," + Decimal7.trimmed(coordinate.latitude, decimals: 9)
-        if let altitude { text += "," + Decimal7.trimmed(altitude, decimals: 3) }
+        if let altitude, altitude.isFinite { text += "," + Decimal7.trimmed(altitude, decimals: 3) }  // no "nan" in a tuple
         return text
     }
 }

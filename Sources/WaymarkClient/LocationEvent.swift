@@ -22,6 +22,14 @@ public struct LocationEvent: Sendable {
     /// For region events: the region and `enter`, `exit` or `dwell`.
     public let region: String?
     public let transition: String?
+    /// What the fix carried, for `location` records; nil when unknown (docs/semantics.md §2.2).
+    /// Metres: the horizontal error radius, the altitude above mean sea level and its error.
+    public let horizontalAccuracy: Double?
+    public let altitude: Double?
+    public let verticalAccuracy: Double?
+    /// Metres a second, and degrees clockwise from true north.
+    public let speed: Double?
+    public let course: Double?
 
     init?(message: [String: Any]) {
         guard let id = (message["id"] as? NSNumber)?.int64Value, let event = message["event"] as? [String: Any],
@@ -38,6 +46,12 @@ public struct LocationEvent: Sendable {
         longitude = (event["longitude"] as? NSNumber)?.doubleValue
         region = event["region"] as? String
         transition = event["transition"] as? String
+        func number(_ key: String) -> Double? { (event[key] as? NSNumber)?.doubleValue }
+        horizontalAccuracy = number("horizontalAccuracy")
+        altitude = number("altitude")
+        verticalAccuracy = number("verticalAccuracy")
+        speed = number("speed")
+        course = number("course")
     }
 }
 

@@ -4,8 +4,9 @@ import WaymarkCore
 /// distance filters, with automatic pause and resume and deferred (batched) delivery.
 ///
 /// Records, in time order:
-/// - `location` for each delivered fix, with `horizontalAccuracy` and `speed` when the fix
-///   has them, and `batch` (1, 2, …) when delivery is deferred;
+/// - `location` for each delivered fix, with `horizontalAccuracy`, `altitude`,
+///   `verticalAccuracy`, `speed` and `course` when the fix has them, and `batch` (1, 2, …) when
+///   delivery is deferred;
 /// - `paused` (at the pause point, with the time of the fix that triggered it) and `resumed`
 ///   (at the fix that moved far enough, just before that fix's `location`).
 ///
@@ -138,10 +139,12 @@ public struct StandardUpdates: LocationService, Sendable {
     private mutating func deliver(_ fix: Fix, at time: Timestamp) -> [LocationRecord] {
         lastDelivered = fix.coordinate
         var fields: [(String, String)] = []
-        if let accuracy = fix.horizontalAccuracy {
-            fields.append(("horizontalAccuracy", JSONObjectWriter.number(accuracy)))
-        }
-        if let speed = fix.speed { fields.append(("speed", JSONObjectWriter.number(speed))) }
+        // What the fix carries, in Core Location's order; absent when unknown.
+        let measured: [(String, Double?)] = [
+            ("horizontalAccuracy", fix.horizontalAccuracy), ("altitude", fix.altitude), ("verticalAccuracy", fix.verticalAccuracy),
+            ("speed", fix.speed), ("course", fix.course),
+        ]
+        for case (let name, let value?) in measured { fields.append((name, JSONObjectWriter.number(value))) }
         let record = LocationRecord(kind: "location", time: time, coordinate: fix.coordinate, fields: fields)
         guard configuration.defersDelivery else { return [record] }
 

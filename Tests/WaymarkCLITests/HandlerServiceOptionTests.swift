@@ -37,6 +37,39 @@ import WaymarkTestSupport
         }
     }
 
+    /// A standard update carries the fix's altitude, speed and course, and no vertical accuracy
+    /// when the fix had none (a GPX track has none), to the Python handler and through the Swift
+    /// client library alike.
+    @Test func locationRecordsCarryAltitudeSpeedAndCourse() async throws {
+        let scenario = try await HandlerScenario()
+        var gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+        for second in 0..<20 {
+            gpx += "<trkpt lat=\"\(47.355 + Double(second) * 5 / 111_200)\" lon=\"8.725\"><ele>\(1200 + second)</ele>"
+            gpx += String(format: "<time>2026-06-02T10:00:%02dZ</time><speed>5</speed><course>359.5</course></trkpt>\n", second)
+        }
+        let track = try scenario.directory.write("hike.gpx", gpx + "</trkseg></trk></gpx>\n")
+        try await scenario.register(flags: ["--standard"])
+        let swiftOut = scenario.directory.path("swift.jsonl")
+        let executable = ProjectPaths.waymarkExecutable.deletingLastPathComponent().appendingPathComponent("waymark-example-handler").path
+        let added = try await runWaymark(["handlers", "add", "swift", "--exec", executable, "--standard", "--db", scenario.db, "--", swiftOut])
+        try #require(added.status == 0, "\(added.stderr)")
+        func swiftLines() -> [[String: Any]] {
+            ((try? String(contentsOfFile: swiftOut, encoding: .utf8)) ?? "").split(separator: "\n")
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        let daemon = try scenario.serve(track, speed: "10")
+        try await daemon.whileRunning {
+            let arrived = try await BackgroundProcess.waitUntil(timeout: 30) { !scenario.events().isEmpty && !swiftLines().isEmpty }
+            #expect(arrived, "\(daemon.stderr.suffix(2000))")
+            let record = try #require(scenario.events().first?["event"] as? [String: Any])
+            #expect(record["kind"] as? String == "location")
+            #expect(record["altitude"] as? Double == 1200 && record["speed"] as? Double == 5 && record["course"] as? Double == 359.5, "\(record)")
+            #expect(record["verticalAccuracy"] == nil, "\(record)")
+            let measured = try #require(swiftLines().first?["measured"] as? [String: Double])
+            #expect(measured == ["altitude": 1200, "speed": 5, "course": 359.5], "\(measured)")
+        }
+    }
+
     @Test func serviceOptionsWithoutStandardAreRefused() async throws {
         let scenario = try await HandlerScenario()
         for flags in [["--significant", "--pauses"], ["--significant", "--defer-interval", "60"], ["--standard", "--defer-distance", "0"]] {

@@ -45,9 +45,9 @@ import WaymarkTestSupport
             out = gpxpy.gpx.GPX(); track = gpxpy.gpx.GPXTrack(); segment = gpxpy.gpx.GPXTrackSegment()
             out.tracks.append(track); track.segments.append(segment)
             P = gpxpy.gpx.GPXTrackPoint
-            for i, p in enumerate(points):
-                segment.points.append(P(p.latitude, p.longitude, time=p.time))
-                if i % 3 == 0: segment.points.append(P(p.latitude, p.longitude, time=p.time))
+            for i, p in enumerate(points):  # elevations kept: location records carry them
+                segment.points.append(P(p.latitude, p.longitude, elevation=p.elevation, time=p.time))
+                if i % 3 == 0: segment.points.append(P(p.latitude, p.longitude, elevation=p.elevation, time=p.time))
                 if i % 50 == 49: q = points[i - 20]; segment.points.append(P(q.latitude, q.longitude, time=q.time))
                 if i % 70 == 69: segment.points.append(P(p.latitude + 3, p.longitude, time=p.time + datetime.timedelta(seconds=1)))
             open(sys.argv[2], "w").write(out.to_xml())

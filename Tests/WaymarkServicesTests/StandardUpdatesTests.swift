@@ -125,4 +125,15 @@ enum StandardTrack {
         #expect(record.kind == "location")
         #expect(record.json.hasSuffix(ending))
     }
+
+    /// Altitude, vertical accuracy and course come with the fix when it has them (issue 37).
+    @Test func locationCarriesAltitudeVerticalAccuracyAndCourse() throws {
+        var service = StandardUpdates()
+        let fix = Fix(
+            time: StandardTrack.start, coordinate: StandardTrack.origin, altitude: 1_234.5, horizontalAccuracy: 4,
+            verticalAccuracy: 6.5, speed: 1.25, course: 271)
+        let record = try #require(service.process(fix).first)
+        #expect(record.json.hasSuffix(#","horizontalAccuracy":4,"altitude":1234.5,"verticalAccuracy":6.5,"speed":1.25,"course":271}"#), "\(record.json)")
+        #expect(record.coarsened().fields.map(\.0) == ["speed", "course"])
+    }
 }

@@ -41,4 +41,32 @@ import WaymarkTestSupport
         #expect(mode(path) == 0o600)
         if mode(path + "-wal") != nil { #expect(mode(path + "-wal") == 0o600) }
     }
+
+    /// Closing any descriptor of a file drops every POSIX lock the process holds on it, SQLite's
+    /// included: preparing a database another connection of this process has open must not
+    /// open it (the daemon opens a second store on its own file for `history` and exports; the
+    /// first version of `prepare` did, and the web page's test saw "database disk image is
+    /// malformed"). Here a connection holds an exclusive lock, `prepare` runs, and another
+    /// process must still find the database locked.
+    @Test func preparingAnOpenDatabaseKeepsItsConnectionsLocks() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("plain.sqlite")
+        let holder = try DatabaseQueue(path: path)
+        try await holder.write { db in try db.execute(sql: "CREATE TABLE t (x)") }
+        chmod(path, 0o644)
+        try await holder.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN EXCLUSIVE; INSERT INTO t VALUES (1)")
+            PrivateFile.prepare(path)
+            #expect(self.mode(path) == 0o600)
+            // Another process, waited for here on GRDB's own thread (not the cooperative pool).
+            let other = Process()
+            other.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            other.arguments = [path, "INSERT INTO t VALUES (2);"]
+            other.standardError = FileHandle.nullDevice
+            try other.run()
+            other.waitUntilExit()
+            #expect(other.terminationStatus != 0, "another process wrote while this one held an exclusive lock")
+            try db.execute(sql: "COMMIT")
+        }
+    }
 }

@@ -11,20 +11,28 @@ import Glibc
 public enum PrivateFile {
     /// Makes `path` 0600 as described; false when the file belonged to someone else or could not
     /// be made (SQLite's open then says why).
+    ///
+    /// An existing file is never opened here, only `stat`ed and `chmod`ed by path: closing any
+    /// descriptor of a file drops every POSIX lock this process holds on it, including those of
+    /// SQLite connections already open on the database (SQLite's "POSIX advisory locking" note),
+    /// which can corrupt it. A new file is created with `O_EXCL`, so no connection can have it open.
     @discardableResult
     public static func prepare(_ path: String) -> Bool {
         guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return false }
-        let fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & S_IFMT == S_IFREG else { return false }
-        if info.st_mode & 0o077 != 0 { guard fchmod(fd, 0o600) == 0 else { return false } }
-        for companion in [path + "-wal", path + "-shm"] {
-            var other = stat()
-            if lstat(companion, &other) == 0, other.st_uid == geteuid(), other.st_mode & S_IFMT == S_IFREG, other.st_mode & 0o077 != 0 {
-                chmod(companion, 0o600)
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if created >= 0 {
+            close(created)
+            return true
+        }
+        guard errno == EEXIST else { return false }
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard lstat(file, &info) == 0 else { continue }
+            guard info.st_uid == geteuid(), info.st_mode & S_IFMT == S_IFREG else {
+                if file == path { return false }
+                continue
             }
+            if info.st_mode & 0o077 != 0 { chmod(file, 0o600) }
         }
         return true
     }

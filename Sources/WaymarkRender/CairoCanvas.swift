@@ -50,11 +50,11 @@ public final class CairoCanvas: PictureCanvas {
 
     public func line(to point: PicturePoint) { cairo_line_to(context, Self.bounded(point.x), Self.bounded(point.y)) }
 
-    /// The largest distance from the origin a coordinate is passed to cairo with. Cairo keeps
-    /// coordinates in 24.8 fixed point (±8,388,608 px); far beyond the picture, a value only
-    /// wraps or, at 10¹⁷, leaves the rasteriser working for minutes (issue 48). Every real
-    /// drawing lies within a few picture sizes of it.
-    static let coordinateLimit = 1_000_000.0
+    /// The largest distance from the origin a coordinate is passed to cairo with: just inside
+    /// cairo's 24.8 fixed point (±8,388,608 px), so every coordinate cairo can represent is drawn
+    /// as before, and one it cannot (10¹⁷, infinity; issue 48) reaches it as the nearest it can
+    /// instead of overflowing in its rasteriser.
+    static let coordinateLimit = 8_000_000.0
 
     /// `value` clamped to ±`coordinateLimit`, 0 when not a number.
     static func bounded(_ value: Double) -> Double {

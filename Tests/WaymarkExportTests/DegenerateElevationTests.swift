@@ -2,7 +2,7 @@ import Testing
 import WaymarkCore
 import WaymarkRegions
 @testable import WaymarkExport
-import WaymarkRender
+@testable import WaymarkRender
 import WaymarkTestSupport
 
 /// Issue 48, finding 6: a PNG export hung in cairo, a core pinned for minutes, when every
@@ -45,6 +45,20 @@ import WaymarkTestSupport
     @Test func niceNumbersOfNonsenseEnd() {
         #expect(NiceNumber.atMost(.infinity) == 1 && NiceNumber.atMost(.nan) == 1 && NiceNumber.atMost(0) == 1)
         #expect(NiceNumber.atMost(.leastNonzeroMagnitude) > 0)
+    }
+
+    /// Whatever a painter computes, cairo is handed coordinates it can represent.
+    @Test func cairoIsHandedOnlyCoordinatesItCanRepresent() throws {
+        #expect(CairoCanvas.bounded(.nan) == 0 && CairoCanvas.bounded(1e17) == CairoCanvas.coordinateLimit)
+        #expect(CairoCanvas.bounded(-.infinity) == -CairoCanvas.coordinateLimit && CairoCanvas.bounded(123.5) == 123.5)
+        let directory = try TemporaryDirectory()
+        var canvas = try CairoCanvas(width: 20, height: 20, path: directory.path("lines.png"))
+        try canvas.move(to: PicturePoint(1, 1))
+        try canvas.line(to: PicturePoint(1e17, .infinity))
+        try canvas.line(to: PicturePoint(.nan, 5))
+        try canvas.paint(fill: nil, stroke: PictureStroke(PicturePalette.ink, width: 2))
+        try canvas.finish()
+        #expect(try PNGImage(path: directory.path("lines.png")).width == 20)
     }
 
     /// The whole export through cairo: it returns, with a valid PNG of the asked size.

@@ -73,6 +73,9 @@ where Responder.Context: RequestContext, Responder.Context.Source == Application
                     logger.debug("unhandled error in the API", metadata: ["error": "\(error)"])
                     response = Response(status: .internalServerError)
                 }
+                // Answers the router never saw (forbidden-peer, uri-too-long, and the device
+                // listener's) get the strict headers too; the router's own are kept.
+                SecurityHeaders.strict.apply(to: &response.headers)
                 response.headers[.date] = HTTPDate.now()
                 try await writer.write(response: response.head, body: response.body)
             },

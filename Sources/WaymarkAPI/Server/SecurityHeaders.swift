@@ -42,6 +42,10 @@ public struct SecurityHeaders: Sendable, Equatable {
         return scheme + "://" + authority
     }
 
+    /// The policy with no tile origin: what an answer the router never saw carries (the
+    /// listener's own refusals, `forbidden-peer` and `uri-too-long`, and the device listener's).
+    static let strict = SecurityHeaders(tiles: nil)
+
     /// `headers` with every security header this does not find already set.
     func apply(to headers: inout HTTPFields) {
         let fields: [(HTTPField.Name, String)] = [

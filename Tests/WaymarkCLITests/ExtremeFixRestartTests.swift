@@ -69,11 +69,12 @@ import WaymarkTestSupport
                     try #require(listening, "restart \(restart): \(daemon.stderr.suffix(2000))")
                     // A real fix after the stored ones: each output publishes it.
                     let time = now - 60 + restart
-                    let sent = try await rig.curl("/v1/osmand?id=tracker&lat=47.001&lon=8&timestamp=\(time)&accuracy=5&token=\(rig.trackerSecret)")
+                    let latitude = 47.001 + Double(restart) / 10_000
+                    let sent = try await rig.curl("/v1/osmand?id=tracker&lat=\(latitude)&lon=8&timestamp=\(time)&accuracy=5&token=\(rig.trackerSecret)")
                     #expect(sent.status == 200, "\(sent.body)")
                     let published = try await BackgroundProcess.waitUntil(timeout: 30) {
                         Self.payloads(received, topic: "owntracks/tracker/tracker").contains { $0["tst"] as? Int == time }
-                            && Self.payloads(received, topic: "waymark/device/tracker/location").contains { ($0["latitude"] as? Double) == 47.001 }
+                            && Self.payloads(received, topic: "waymark/device/tracker/location").contains { ($0["latitude"] as? Double) == latitude }
                     }
                     #expect(published, "restart \(restart): \(daemon.stderr.suffix(2000))")
                     #expect(daemon.isRunning, "restart \(restart) crashed: \(daemon.stderr.suffix(2000))")

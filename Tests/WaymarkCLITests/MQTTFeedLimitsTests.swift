@@ -27,6 +27,31 @@ import WaymarkTestSupport
         }
     }
 
+    /// Issue 48: a message naming a topic in its body must name the device the broker let
+    /// publish, as every message of an HTTP batch must.
+    @Test func aMessageNamingAnotherDeviceInItsBodyIsRefused() async throws {
+        try await MQTTDevicesTests.withBrokerAndDaemon { brokerPort, db, directory, daemon in
+            let time = Int(Date().timeIntervalSince1970) - 120
+            let smuggled = "[" + NetworkDevicesTests.location(latitude: 47.3, longitude: 8.5, at: time, topic: "owntracks/alice/phone")
+                + "," + NetworkDevicesTests.location(latitude: 47.3, longitude: 8.5, at: time + 10, topic: "owntracks/bob/tracker") + "]"
+            try await MQTTDevicesTests.publish(port: brokerPort, [
+                ("owntracks/alice/phone", smuggled),
+                ("owntracks/alice/phone", #"{"_type":"card","name":"Alice"}"#),
+            ])
+            var events: [String] = []
+            let arrived = try await BackgroundProcess.waitUntil(timeout: 30) {
+                events = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "event"]).stdoutLines
+                return !events.isEmpty
+            }
+            #expect(arrived, "\(daemon.stderr.suffix(2000))")
+            // The card, published after it, arrived; the batch did not.
+            #expect(try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "fix"]).stdoutLines.isEmpty)
+            let status = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--unix-socket", directory.path("api.sock"), "http://localhost/v1/status"])
+            #expect(status.stdout.contains(#""forbidden":1"#), "\(status.stdout)")
+        }
+    }
+
     /// What the OwnTracks apps publish retained, and a transition retained as well.
     static func retainedMessages(at time: Int) -> [(String, String)] {
         [

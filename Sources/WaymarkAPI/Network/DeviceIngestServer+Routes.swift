@@ -219,17 +219,6 @@ extension DeviceIngestServer {
     }
 }
 
-extension OwnTracksMessage {
-    /// The topic the message names, when it has one.
-    var topic: String? {
-        switch self {
-        case .location(let location): location.topic
-        case .transition(let transition): transition.topic
-        default: nil
-        }
-    }
-}
-
 extension APIError {
     /// A 400 naming the member and where it is in the body.
     init(_ error: OwnTracksError) {

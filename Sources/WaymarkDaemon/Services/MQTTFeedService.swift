@@ -83,6 +83,14 @@ struct MQTTFeedService: Service {
             logger.info("Refused an MQTT message", metadata: ["device": "\(device.name)", "error": "\(error)"])
             return await fleet.countRefusal("owntracks.\(error.code.rawValue)", device: device.name)
         }
+        // A message may name a topic in its body too: like every message of an HTTP batch, it
+        // must name the device and user the broker let publish here.
+        let named = messages.compactMap(\.topic).compactMap { OwnTracksTopic($0, base: settings.baseTopic) }
+        if let other = named.first(where: { $0.device != device.name || $0.user != topic.user }) {
+            logger.info(
+                "Refused an MQTT message naming another device", metadata: ["mqtt.topic": "\(message.topic)", "named": "\(other.user)/\(other.device)"])
+            return await fleet.countRefusal("forbidden", device: device.name)
+        }
         let received = fleet.clock.now
         var events = messages.flatMap { $0.sourceEvents(received: received) }
         retained.took(message.payload, on: message.topic)

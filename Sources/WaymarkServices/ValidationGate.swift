@@ -33,7 +33,7 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable {
     /// The fix has no time.
     case noTime
     /// The fix's time is later than the moment it was received plus
-    /// `ValidationGate.futureTolerance` (live sources only). It does not become the previous
+    /// `ValidationGate.futureTolerance` (devices over the network). It does not become the previous
     /// fix: one fix dated 2200 would otherwise make every later real fix go backwards.
     case fromFuture
     /// The fix is earlier than the previous admitted fix.

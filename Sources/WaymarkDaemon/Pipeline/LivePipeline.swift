@@ -152,10 +152,12 @@ public actor LivePipeline {
             // History is the raw record (gpsd's repeated and out-of-order times included), but a
             // position that is not on Earth cannot be stored: kept out, and counted.
             guard fix.coordinate.isValid else { return batch.drop(.invalidCoordinate) }
-            // A live fix is judged against the moment it arrived (the gates' future rule); a
-            // replayed recording has no such moment. A fix from the future is not recorded
-            // either: stored, it would be the device's latest fix for ever (`run`).
-            let receivedAt = source.kind == .replay ? nil : clock.now
+            // A device's fix over the network is judged against the moment it arrived (the gates'
+            // future rule), and one from the future is not recorded: stored, it would be the
+            // device's latest fix for ever (`run`). Not gpsd's: the local receiver's time is the
+            // better clock (a board without a real-time clock starts in the past until NTP has
+            // synchronised it), and a replayed recording has no such moment.
+            let receivedAt = source.kind == .network ? clock.now : nil
             // Power-aware sampling decides on fixes the region engine saw (not a repeated one).
             if run(.fix(fix), receivedAt: receivedAt, into: &batch).regionDrop == nil { considerSleeping(after: fix) }
             if fixWatch.see(true) == true { add([.accessory(AccessoryEvent(time: fix.time!, change: .fixRegained))], to: &batch) }

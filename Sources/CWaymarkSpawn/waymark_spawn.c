@@ -46,9 +46,14 @@ int waymark_pidfd_wait(int pidfd, int *code, int *signal) {
 
 /// In the child: everything up to execve, each step a system call. Returns errno on failure.
 static int waymark_child_setup(
-    const char *directory, const char *output, int cgroup_procs, unsigned long long address_space,
+    const char *directory, const char *output, int cgroup_procs, int freezer_procs, unsigned long long address_space,
     unsigned long long descriptors, int report) {
     if (cgroup_procs >= 0 && write(cgroup_procs, "0", 1) != 1) return errno;
+    // Not fatal: outside its freezable cgroup (removed meanwhile) it is suspended by SIGSTOP.
+    if (freezer_procs >= 0) {
+        ssize_t joined = write(freezer_procs, "0", 1);
+        (void)joined;
+    }
     if (setsid() < 0) return errno;
     int in = open("/dev/null", O_RDONLY);
     if (in < 0 || dup2(in, 0) < 0) return errno;
@@ -84,7 +89,7 @@ static int waymark_child_setup(
 
 pid_t waymark_spawn_process(
     const char *path, char *const argv[], char *const envp[], const char *directory, const char *output,
-    int cgroup_procs, unsigned long long address_space, unsigned long long descriptors) {
+    int cgroup_procs, int freezer_procs, unsigned long long address_space, unsigned long long descriptors) {
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) return -1;
     // No signal handler of the daemon may run in the child before its dispositions are reset.
@@ -100,7 +105,7 @@ pid_t waymark_spawn_process(
     pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
     if (pid == 0) {
         close(report[0]);
-        int error = waymark_child_setup(directory, output, cgroup_procs, address_space, descriptors, report[1]);
+        int error = waymark_child_setup(directory, output, cgroup_procs, freezer_procs, address_space, descriptors, report[1]);
         if (error == 0) {
             execve(path, argv, envp);
             error = errno;

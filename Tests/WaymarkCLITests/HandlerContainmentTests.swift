@@ -134,11 +134,11 @@ import WaymarkTestSupport
             #expect(try await BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 1 }, "\(first.stderr.suffix(3000))")
             pid = try #require((scenario.events()[0]["pid"] as? Int).map(Int32.init))
             // Suspended after its 2 s budget, then the daemon is killed: the handler stays stopped.
-            #expect(try await BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.processState(pid) == "T" })
+            #expect(try await BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.isSuspended(pid) })
         }
         _ = try await first.wait(timeout: 10)
         try await Task.sleep(for: .milliseconds(500))
-        #expect(HandlerScenario.processState(pid) == "T", "orphaned and stopped")
+        #expect(HandlerScenario.isSuspended(pid), "orphaned and stopped")
 
         let second = try scenario.serveIdle()
         try await second.whileRunning {

@@ -13,7 +13,7 @@ import WaymarkTestSupport
             let pid = try #require((scenario.events()[0]["pid"] as? Int).map(Int32.init))
             // Not suspended at 2 s: the task holds it up to 7 s, with an expiration notice 5 s before.
             #expect(try await BackgroundProcess.waitUntil(timeout: 10) { scenario.lines().contains { $0["notice"] as? String == "expiration" } })
-            #expect(HandlerScenario.processState(pid) != "T")
+            #expect(!HandlerScenario.isSuspended(pid))
             #expect(try await BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.processState(pid) == nil })
             let log = try await runWaymark(["handlers", "log", "hut-log", "--db", scenario.db]).stdoutLines
             #expect(log.contains { $0.contains("\"state\":\"terminated\"") && $0.contains("background task(s) still open") }, "\(log)")

@@ -19,7 +19,7 @@ import WaymarkTestSupport
             #expect((first["event"] as? [String: Any])?["transition"] as? String == "enter")
             #expect(first["reason"] as? String == "region")
             // After its 2 s budget it is stopped: state T.
-            #expect(try await BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.processState(pid) == "T" })
+            #expect(try await BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.isSuspended(pid) })
             #expect(try await scenario.handler()["state"] as? String == "suspended")
             // The exit resumes the same process.
             #expect(try await BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 2 }, "\(daemon.stderr.suffix(3000))")

@@ -75,6 +75,28 @@ struct HandlerScenario {
         try await handlers().first { $0["name"] as? String == name } ?? [:]
     }
 
+    /// Whether the process is suspended: stopped (`T`), or in a frozen v2 cgroup (`frozen 1` in
+    /// its cgroup's `cgroup.events`; the unified hierarchy at /sys/fs/cgroup/unified beside v1
+    /// ones, or at /sys/fs/cgroup).
+    static func isSuspended(_ pid: Int32) -> Bool {
+        if processState(pid) == "T" { return true }
+        return frozenCgroup(of: pid) != nil
+    }
+
+    /// The process's frozen v2 cgroup folder, nil when it is not in one.
+    static func frozenCgroup(of pid: Int32) -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/cgroup", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
+        else { return nil }
+        for mount in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"] {
+            let folder = mount + line.dropFirst(3)
+            if let events = try? String(contentsOfFile: folder + "/cgroup.events", encoding: .utf8) {
+                return events.split(separator: "\n").contains("frozen 1") ? folder : nil
+            }
+        }
+        return nil
+    }
+
     /// The state letter of /proc/PID/stat: `T` when stopped.
     static func processState(_ pid: Int32) -> Character? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -15,10 +15,10 @@ import WaymarkTestSupport
             #expect(try await BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 1 }, "\(daemon.stderr.suffix(3000))")
             let pid = try #require((scenario.events()[0]["pid"] as? Int).map(Int32.init))
             // Stopped long before its 30 s budget: it said it was done.
-            #expect(try await BackgroundProcess.waitUntil(timeout: 5) { HandlerScenario.processState(pid) == "T" })
+            #expect(try await BackgroundProcess.waitUntil(timeout: 5) { HandlerScenario.isSuspended(pid) })
             #expect(try await BackgroundProcess.waitUntil(timeout: 30) { scenario.events().count == 2 }, "\(daemon.stderr.suffix(3000))")
             #expect((scenario.events()[1]["pid"] as? Int).map(Int32.init) == pid)
-            #expect(try await BackgroundProcess.waitUntil(timeout: 5) { HandlerScenario.processState(pid) == "T" })
+            #expect(try await BackgroundProcess.waitUntil(timeout: 5) { HandlerScenario.isSuspended(pid) })
 
             let handler = try await scenario.handler()
             let standing = try #require(handler["standing"] as? [String: Any], "\(handler)")
@@ -43,7 +43,7 @@ import WaymarkTestSupport
             }
             #expect(told, "\(scenario.lines())")
             // Not suspended by its claim: the open task still holds it, until the cap kills it.
-            #expect(HandlerScenario.processState(pid) != "T")
+            #expect(!HandlerScenario.isSuspended(pid))
             #expect(try await BackgroundProcess.waitUntil(timeout: 10) { HandlerScenario.processState(pid) == nil })
             #expect(try await BackgroundProcess.waitUntil(timeout: 5) {
                 ((try? await scenario.handler())?["standing"] as? [String: Any])?["misreported"] as? Int ?? 0 >= 1

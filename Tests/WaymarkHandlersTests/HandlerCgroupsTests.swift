@@ -23,6 +23,27 @@ import Testing
         #expect(own?.unified == false)
     }
 
+    /// Suspension freezes through the unified hierarchy beside v1 `pids`: the daemon's own
+    /// folder in each.
+    @Test func theHybridLayoutHasAFreezableFolderBesideThePidsOne() {
+        let own = HandlerCgroups.ownFolders(mountinfo: Self.hybridMounts, cgroup: Self.hybridCgroups)
+        #expect(own.v1Pids == "/sys/fs/cgroup/pids/runner")
+        #expect(own.unified == "/sys/fs/cgroup/unified/runner")
+        let v2 = HandlerCgroups.ownFolders(mountinfo: Self.unifiedMounts, cgroup: Self.unifiedCgroups)
+        #expect(v2.v1Pids == nil && v2.unified == "/sys/fs/cgroup/system.slice/waymark.service")
+    }
+
+    @Test func aHandlersFreezableCgroupIsItsPidsOneUnderV2AndBesideItInTheHybridLayout() {
+        let v2 = HandlerCgroups(root: "/sys/fs/cgroup/w/waymark-1", unified: true, freezerRoot: "/sys/fs/cgroup/w/waymark-1")
+        #expect(v2.freezerPath(of: "a") == v2.path(of: "a"))
+        let hybrid = HandlerCgroups(root: "/sys/fs/cgroup/pids/waymark-1", freezerRoot: "/sys/fs/cgroup/unified/waymark-1")
+        #expect(hybrid.freezerPath(of: "a") == "/sys/fs/cgroup/unified/waymark-1/handler-a")
+        #expect(hybrid.freezes)
+        let none = HandlerCgroups(root: "/sys/fs/cgroup/pids/waymark-1")
+        #expect(none.freezerPath(of: "a") == nil && !none.freezes)
+        #expect(!none.freeze("a", true))
+    }
+
     @Test func theUnifiedHierarchyIsUsedWhenItIsTheOnlyOne() {
         let own = HandlerCgroups.ownPidsCgroup(mountinfo: Self.unifiedMounts, cgroup: Self.unifiedCgroups)
         #expect(own?.path == "/sys/fs/cgroup/system.slice/waymark.service")

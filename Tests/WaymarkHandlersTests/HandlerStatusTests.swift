@@ -16,6 +16,7 @@ import WaymarkHandlers
         #expect(json.contains(#""medianQuickSeconds":null"#))
         #expect(!json.contains("launches"))
         #expect(!json.contains("stateSeconds"))
+        #expect(!json.contains("suspension"))
     }
 
     @Test func aDaemonsStatusSurvivesTheRoundTrip() throws {
@@ -23,8 +24,11 @@ import WaymarkHandlers
         status.pid = 4242
         status.stateSeconds = 1.5
         status.counters = .init(launches: 2, resumes: 1, suspensions: 1, terminations: 0, crashes: 1)
+        status.suspension = "cgroup"
         let json = status.json
-        for field in [#""launches":2"#, #""resumes":1"#, #""suspensions":1"#, #""terminations":0"#, #""crashes":1"#, #""pid":4242"#] {
+        for field in [
+            #""launches":2"#, #""resumes":1"#, #""suspensions":1"#, #""terminations":0"#, #""crashes":1"#, #""pid":4242"#, #""suspension":"cgroup""#,
+        ] {
             #expect(json.contains(field))
         }
         #expect(try JSONDecoder().decode(HandlerStatus.self, from: Data(json.utf8)) == status)

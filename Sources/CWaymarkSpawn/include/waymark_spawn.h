@@ -19,7 +19,8 @@ int waymark_pidfd_open(pid_t pid);
 int waymark_pidfd_wait(int pidfd, int *code, int *signal);
 
 /// Starts a handler: fork, then in the child only async-signal-safe calls before execve —
-/// join a cgroup (write "0" to `cgroup_procs`, an open cgroup.procs, when >= 0), start a new
+/// join a cgroup (write "0" to `cgroup_procs`, an open cgroup.procs, when >= 0; the same to
+/// `freezer_procs`, a second hierarchy's, when >= 0, where a failure is not fatal), start a new
 /// session, stdin from /dev/null, stdout and stderr appended to `output` (created 0600), every
 /// other descriptor closed, `directory` as working directory, RLIMIT_AS to `address_space` and
 /// the soft RLIMIT_NOFILE to `descriptors` when non-zero, default signal dispositions and an
@@ -28,6 +29,6 @@ int waymark_pidfd_wait(int pidfd, int *code, int *signal);
 /// execve failed; that child is reaped here).
 pid_t waymark_spawn_process(
     const char *path, char *const argv[], char *const envp[], const char *directory, const char *output,
-    int cgroup_procs, unsigned long long address_space, unsigned long long descriptors);
+    int cgroup_procs, int freezer_procs, unsigned long long address_space, unsigned long long descriptors);
 
 #endif

@@ -71,11 +71,14 @@ public struct HandlerStatus: Codable, Sendable, Equatable {
     public var budgetSeconds: Double
     public var maximumBackgroundSeconds: Double
     public var standing: Standing
+    /// How suspension stops it: `cgroup` (its cgroup frozen, children that left its session
+    /// included) or `processGroup` (SIGSTOP to its process group); nil without a daemon.
+    public var suspension: String?
 
     public init(
         name: String, state: String, pid: Int32? = nil, stateSeconds: Double? = nil, forceQuit: Bool, executable: String,
         counters: Counters? = nil, eventsQueued: Int, eventsUnacknowledged: Int, budgetSeconds: Double,
-        maximumBackgroundSeconds: Double, standing: Standing
+        maximumBackgroundSeconds: Double, standing: Standing, suspension: String? = nil
     ) {
         self.name = name
         self.state = state
@@ -89,6 +92,7 @@ public struct HandlerStatus: Codable, Sendable, Equatable {
         self.budgetSeconds = budgetSeconds
         self.maximumBackgroundSeconds = maximumBackgroundSeconds
         self.standing = standing
+        self.suspension = suspension
     }
 
     /// The JSON object on one line, keys sorted, as the API serves it.
@@ -100,7 +104,7 @@ public struct HandlerStatus: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case name, state, pid, stateSeconds, forceQuit, executable, launches, resumes, suspensions, terminations, crashes
-        case eventsQueued, eventsUnacknowledged, budgetSeconds, maximumBackgroundSeconds, standing
+        case eventsQueued, eventsUnacknowledged, budgetSeconds, maximumBackgroundSeconds, standing, suspension
     }
 
     /// The counters sit beside the other fields in the JSON object, not nested.
@@ -123,6 +127,7 @@ public struct HandlerStatus: Codable, Sendable, Equatable {
         budgetSeconds = try c.decode(Double.self, forKey: .budgetSeconds)
         maximumBackgroundSeconds = try c.decode(Double.self, forKey: .maximumBackgroundSeconds)
         standing = try c.decode(Standing.self, forKey: .standing)
+        suspension = try c.decodeIfPresent(String.self, forKey: .suspension)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -143,5 +148,6 @@ public struct HandlerStatus: Codable, Sendable, Equatable {
         try c.encode(budgetSeconds, forKey: .budgetSeconds)
         try c.encode(maximumBackgroundSeconds, forKey: .maximumBackgroundSeconds)
         try c.encode(standing, forKey: .standing)
+        try c.encodeIfPresent(suspension, forKey: .suspension)
     }
 }

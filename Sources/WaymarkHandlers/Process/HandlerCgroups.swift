@@ -24,16 +24,30 @@ public struct HandlerCgroups: Sendable, Equatable {
     public let root: String
     /// A v2 (unified) hierarchy: `root` must enable `pids` for its children.
     public let unified: Bool
+    /// The folder of the handlers' cgroups that have `cgroup.freeze` (v2), where suspension
+    /// freezes a handler's whole cgroup (`HandlerCgroups+Freezer`): `root` itself when it is v2,
+    /// a folder in the unified hierarchy mounted beside a v1 `pids` one, nil where there is none.
+    public let freezerRoot: String?
 
-    public init(root: String, unified: Bool = false) {
+    public init(root: String, unified: Bool = false, freezerRoot: String? = nil) {
         self.root = root
         self.unified = unified
+        self.freezerRoot = freezerRoot
     }
 
     /// The daemon's own cgroup folder for the `pids` controller, from /proc/self/mountinfo and
     /// /proc/self/cgroup; `unified` when it is a v2 hierarchy. Nil when no mounted hierarchy
     /// has `pids`. Pure, for tests.
     static func ownPidsCgroup(mountinfo: String, cgroup: String) -> (path: String, unified: Bool)? {
+        let own = ownFolders(mountinfo: mountinfo, cgroup: cgroup)
+        if let pids = own.v1Pids { return (pids, false) }
+        if let unified = own.unified { return (unified, true) }
+        return nil
+    }
+
+    /// The daemon's own cgroup folders in the v1 `pids` hierarchy and in the unified (v2) one,
+    /// each nil where it is not mounted. Pure, for tests.
+    static func ownFolders(mountinfo: String, cgroup: String) -> (v1Pids: String?, unified: String?) {
         var v1Mount: String?
         var v2Mount: String?
         for line in mountinfo.split(separator: "\n") {
@@ -59,9 +73,7 @@ public struct HandlerCgroups: Sendable, Equatable {
             if parts[0] == "0", parts[1].isEmpty { v2Path = String(parts[2]) }
             if parts[1].split(separator: ",").contains("pids") { v1Path = String(parts[2]) }
         }
-        if let v1Mount, let v1Path { return (join(v1Mount, v1Path), false) }
-        if let v2Mount, let v2Path { return (join(v2Mount, v2Path), true) }
-        return nil
+        return (v1Mount.flatMap { mount in v1Path.map { join(mount, $0) } }, v2Mount.flatMap { mount in v2Path.map { join(mount, $0) } })
     }
 
     /// Finds or makes this daemon's folder of handler cgroups; nil (logged) when there is no
@@ -79,7 +91,14 @@ public struct HandlerCgroups: Sendable, Equatable {
         do {
             if own.unified { try delegatePids(in: own.path, to: root) } else { try makeFolder(root) }
             logger.info("Handlers' process limits through cgroups", metadata: ["cgroup": "\(root)"])
-            return HandlerCgroups(root: root, unified: own.unified)
+            let unifiedOwn = own.unified ? nil : ownFolders(mountinfo: mountinfo, cgroup: cgroup).unified
+            let freezer = freezerRoot(pidsRoot: root, unified: own.unified, unifiedOwn: unifiedOwn, instance: instance)
+            if let freezer {
+                logger.info("Handlers are suspended by freezing their cgroups", metadata: ["cgroup": "\(freezer)"])
+            } else {
+                logger.notice("No cgroup.freeze: handlers are suspended through their process groups (children that left them run on)")
+            }
+            return HandlerCgroups(root: root, unified: own.unified, freezerRoot: freezer)
         } catch {
             logger.notice(
                 "Cannot make cgroups for handlers: they have no process limit",
@@ -111,7 +130,7 @@ public struct HandlerCgroups: Sendable, Equatable {
     /// (`waymark-*` folders whose handler cgroups hold no process; the kernel refuses to remove
     /// any that does). A live daemon's folder that happens to be empty is made again at its next
     /// launch (`openForJoining`).
-    private static func sweepEmpty(in folder: String) {
+    static func sweepEmpty(in folder: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("waymark-") {
             let root = join(folder, name)
             for handler in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where handler.hasPrefix("handler-") {
@@ -171,8 +190,14 @@ public struct HandlerCgroups: Sendable, Equatable {
     /// Removes the handler cgroups that are empty (the kernel refuses the others), and the
     /// daemon's folder when nothing is left in it.
     public func removeEmpty() {
-        for handler in handlers() where processes(of: handler).isEmpty { rmdir(path(of: handler)) }
-        if handlers().isEmpty { rmdir(root) }
+        for handler in handlers() where processes(of: handler).isEmpty {
+            rmdir(path(of: handler))
+            if let frozen = freezerPath(of: handler), frozen != path(of: handler) { rmdir(frozen) }
+        }
+        if handlers().isEmpty {
+            rmdir(root)
+            if let freezerRoot, freezerRoot != root { rmdir(freezerRoot) }
+        }
     }
 
     // MARK: - Files
@@ -207,16 +232,16 @@ public struct HandlerCgroups: Sendable, Equatable {
         return out + rest
     }
 
-    private static func makeFolder(_ path: String) throws {
+    static func makeFolder(_ path: String) throws {
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw CgroupError("mkdir \(path): \(String(cString: strerror(errno)))") }
     }
 
-    private static func read(_ path: String) throws -> String {
+    static func read(_ path: String) throws -> String {
         do { return try String(contentsOfFile: path, encoding: .utf8) } catch { throw CgroupError("cannot read \(path)") }
     }
 
     /// One write(2) of `text`, as cgroup files require.
-    private static func write(_ text: String, to path: String) throws {
+    static func write(_ text: String, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw CgroupError("open \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }

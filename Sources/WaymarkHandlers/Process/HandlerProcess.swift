@@ -31,13 +31,14 @@ public struct HandlerProcess: Sendable, Equatable {
     /// Starts `executable` with exactly `arguments` and `environment`, in `directory`, stdin
     /// from /dev/null, stdout and stderr to `logPath` (appended) or /dev/null, no other
     /// descriptors, in a session of its own. When `cgroupProcs` is an open `cgroup.procs` the
-    /// child joins that cgroup before the program runs, and `memoryLimit` (RLIMIT_AS) and the
+    /// child joins that cgroup before the program runs (and `freezerProcs`'s, a second
+    /// hierarchy's, likewise), and `memoryLimit` (RLIMIT_AS) and the
     /// descriptor limit the daemon started with are set in it then too: nothing the program does
     /// happens outside them (`waymark_spawn_process`). Throws a message naming what failed (a
     /// missing or non-executable file).
     public static func spawn(
         executable: String, arguments: [String], environment: [String: String], directory: String,
-        logPath: String?, memoryLimit: Int? = nil, cgroupProcs: Int32 = -1
+        logPath: String?, memoryLimit: Int? = nil, cgroupProcs: Int32 = -1, freezerProcs: Int32 = -1
     ) throws -> HandlerProcess {
         guard isExecutableFile(executable) else {
             throw HandlerError.cannotLaunch("\(executable) is not an executable file")
@@ -50,7 +51,7 @@ public struct HandlerProcess: Sendable, Equatable {
         }
         let descriptors = inheritedDescriptorLimit.withLock { $0 } ?? 0
         let pid = waymark_spawn_process(
-            executable, argv, envp, directory, logPath ?? "/dev/null", cgroupProcs, UInt64(memoryLimit ?? 0), descriptors)
+            executable, argv, envp, directory, logPath ?? "/dev/null", cgroupProcs, freezerProcs, UInt64(memoryLimit ?? 0), descriptors)
         guard pid > 0 else {
             throw HandlerError.cannotLaunch("starting \(executable): \(String(cString: strerror(errno)))")
         }

@@ -19,7 +19,7 @@ extension HandlerSupervisor {
                 feed(.spawnFailed(handler: name, message: "\(error)"))
             }
         case .signal(let name, let signal):
-            processes[name]?.process.signalGroup(signal)
+            suspendOrResume(name, signal)
         case .kill(let name, let signal, let reason):
             logger.info("Stopping handler", metadata: ["handler": "\(name)", "reason": "\(reason)", "signal": "\(signal)"])
             processes[name]?.process.signalGroup(signal)

@@ -42,7 +42,7 @@ extension HandlerSupervisor {
                     terminations: counters.terminations, crashes: counters.crashes),
                 eventsQueued: counts[name]?.queued ?? 0, eventsUnacknowledged: counts[name]?.unacknowledged ?? 0,
                 budgetSeconds: handler.limits.budget, maximumBackgroundSeconds: handler.limits.maximumBackgroundTime,
-                standing: .init(handler.standing))
+                standing: .init(handler.standing), suspension: suspension(of: name))
         }
     }
 

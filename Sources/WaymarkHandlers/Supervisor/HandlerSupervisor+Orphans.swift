@@ -40,6 +40,8 @@ extension HandlerSupervisor {
             return 0
         }
         var orphans: [StoredHandlerProcess] = []
+        // Suspended orphans are frozen where cgroups freeze: thawed, they can act on SIGTERM.
+        settings.cgroups?.thawAll()
         for process in recorded {
             let current = ProcessIdentity.of(process.pid)
             if current?.startTicks == process.startTicks && current?.bootID == process.bootID && process.pid != getpid() {

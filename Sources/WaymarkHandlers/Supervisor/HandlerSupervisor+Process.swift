@@ -15,19 +15,31 @@ extension HandlerSupervisor {
         environment["WAYMARK_HANDLER_TOKEN"] = token
         environment["WAYMARK_LAUNCH_REASON"] = reason
         var cgroupProcs: Int32 = -1
+        var freezerProcs: Int32 = -1
+        var freezable = false
         if let cgroups = settings.cgroups {
             do {
                 cgroupProcs = try cgroups.openForJoining(name, maximum: settings.maximumProcesses)
             } catch {
                 logger.warning("Handler runs without its process limit", metadata: ["handler": "\(name)", "error": "\(error)"])
             }
+            do {
+                freezerProcs = try cgroups.openFreezerForJoining(name)
+                // v2: its pids cgroup is the one frozen, so it must have joined that.
+                freezable = cgroups.freezes && (freezerProcs >= 0 || cgroupProcs >= 0)
+            } catch {
+                logger.warning("Handler is suspended through its process group only", metadata: ["handler": "\(name)", "error": "\(error)"])
+            }
         }
-        defer { if cgroupProcs >= 0 { close(cgroupProcs) } }
+        defer {
+            if cgroupProcs >= 0 { close(cgroupProcs) }
+            if freezerProcs >= 0 { close(freezerProcs) }
+        }
         let process = try HandlerProcess.spawn(
             executable: registration.executable, arguments: registration.arguments, environment: environment,
             directory: registration.workingDirectory, logPath: settings.logDirectory.map { "\($0)/\(name).log" },
-            memoryLimit: registration.limits.memoryBytes, cgroupProcs: cgroupProcs)
-        return Launched(process: process, token: token)
+            memoryLimit: registration.limits.memoryBytes, cgroupProcs: cgroupProcs, freezerProcs: freezerProcs)
+        return Launched(process: process, token: token, freezable: freezable)
     }
 
     /// Reports the process's end to `exited`, through the reaper's pidfd (no thread per child).
@@ -47,5 +59,26 @@ extension HandlerSupervisor {
         processes[name] = nil
         forgetLaunch(pid: pid)
         feed(.exited(handler: name, code: code, signal: signal))
+    }
+}
+
+extension HandlerSupervisor {
+    /// SIGSTOP or SIGCONT as the lifecycle asks: a handler in a freezable cgroup is frozen or
+    /// thawed whole, children that left its session included (docs/handlers.md, "Limits"); the
+    /// others' process groups get the signal. SIGCONT goes to the group as well (harmless when
+    /// frozen, and what a group a failed freeze stopped needs).
+    func suspendOrResume(_ name: String, _ signal: Int32) {
+        guard let launched = processes[name] else { return }
+        if launched.freezable, signal == SIGSTOP || signal == SIGCONT, let cgroups = settings.cgroups {
+            if cgroups.freeze(name, signal == SIGSTOP) && signal == SIGSTOP { return }
+            if signal == SIGSTOP { logger.warning("Cannot freeze a handler's cgroup: stopping its process group", metadata: ["handler": "\(name)"]) }
+        }
+        launched.process.signalGroup(signal)
+    }
+
+    /// How a handler is suspended: `cgroup` (its cgroup frozen) or `processGroup` (SIGSTOP) —
+    /// for a running one as it was launched, for the others as the next launch will be.
+    func suspension(of name: String) -> String {
+        (processes[name]?.freezable ?? (settings.cgroups?.freezes == true)) ? "cgroup" : "processGroup"
     }
 }

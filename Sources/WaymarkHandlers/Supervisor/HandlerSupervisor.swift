@@ -77,6 +77,9 @@ public actor HandlerSupervisor {
     struct Launched {
         var process: HandlerProcess
         var token: String
+        /// Its processes joined a cgroup that can be frozen: suspension freezes it
+        /// (`HandlerCgroups+Freezer`) rather than stopping the process group.
+        var freezable = false
     }
 
     let store: WaymarkStore

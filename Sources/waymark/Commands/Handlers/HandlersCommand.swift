@@ -40,7 +40,9 @@ struct HandlersCommand: ParsableCommand {
                 } else {
                     let pid = handler.pid.map(String.init) ?? "-"
                     let budget = String(format: "%.1f", handler.budgetSeconds)
-                    print("\(handler.name)\t\(handler.state)\tpid \(pid)\tqueued \(handler.eventsQueued)\tunacknowledged \(handler.eventsUnacknowledged)\tbudget \(budget) s\t\(handler.executable)")
+                    // How it is suspended (cgroup frozen or process group stopped): the daemon knows.
+                    let suspension = handler.suspension.map { "\tsuspension \($0)" } ?? ""
+                    print("\(handler.name)\t\(handler.state)\tpid \(pid)\tqueued \(handler.eventsQueued)\tunacknowledged \(handler.eventsUnacknowledged)\tbudget \(budget) s\(suspension)\t\(handler.executable)")
                 }
             }
         }

@@ -58,7 +58,8 @@ actor DeviceFleet {
 
     private func makePipeline(for device: String) async throws -> LivePipeline {
         if let pipeline = pipelines.withLock({ $0[device] }) { return pipeline }
-        let (saved, marks) = try await store.offPool { try ($0.savedRegionStates(device: device), $0.savedMarks(device: device)) }
+        let now = clock.now
+        let (saved, marks) = try await store.offPool { try ($0.savedRegionStates(device: device), $0.savedMarks(device: device, now: now)) }
         // Another request may have made it while this one read the states.
         if let pipeline = pipelines.withLock({ $0[device] }) { return pipeline }
         let pipeline = LivePipeline(

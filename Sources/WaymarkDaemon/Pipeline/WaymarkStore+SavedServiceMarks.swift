@@ -1,3 +1,4 @@
+import WaymarkCore
 import WaymarkDevices
 import WaymarkPipeline
 import WaymarkServices
@@ -6,8 +7,15 @@ import WaymarkStore
 extension WaymarkStore {
     /// What a device pipeline resumes its subscribers' services from (docs/semantics.md §2.5):
     /// `savedServiceMarks(device:)` with the store's subscriber keys read as subscribers.
-    func savedMarks(device: String = Device.localName) throws -> SavedServiceMarks {
-        let saved = try savedServiceMarks(device: device)
+    ///
+    /// - Parameter now: for a device over the network, the moment its pipeline starts: stored
+    ///   fixes from the future (a database from before the gate's future rule, issue 48) are not
+    ///   replayed, or the first would become every resumed gate's previous fix again.
+    func savedMarks(device: String = Device.localName, now: Timestamp? = nil) throws -> SavedServiceMarks {
+        var saved = try savedServiceMarks(device: device)
+        if let now {
+            saved.fixes.removeAll { fix in fix.time.map { ValidationGate.isFromFuture($0, receivedAt: now) } ?? false }
+        }
         var marks: [SubscriberID: [ServiceMark]] = [:]
         for (key, subscriberMarks) in saved.marks {
             if let subscriber = SubscriberID(storeKey: key) { marks[subscriber] = subscriberMarks }

@@ -3,7 +3,7 @@
 from outside planted in the daemon, and checks what issue 48 asks of the page:
 
 - each `--payload` (an `<img src=x onerror=…>` as a region identifier, a phone's transition
-  `desc`, the tiles' attribution) is shown as text on the map's tooltips, the event lists and
+  `desc`, the tiles' attribution, and optionally a transition `desc` sent over MQTT) is shown as text on the map's tooltips, the event lists and
   the attribution, and no script runs (`window.__pwned` stays undefined);
 - the page and its scripts come with the Content-Security-Policy, which admits the configured
   tile server's images (tiles load, the console has no errors) and blocks an inline handler even
@@ -168,6 +168,7 @@ def main():
 
 def run(driver, args, tiles, exchanges):
     region_id, desc, attribution = args.payload[:3]
+    mqtt_desc = args.payload[3] if len(args.payload) > 3 else None
 
     # The page's own answers carry the policy and its companions.
     for path in ("/", "/web/app.js", "/v1/health"):
@@ -198,6 +199,11 @@ def run(driver, args, tiles, exchanges):
     # The phone's transition, named by its desc, in the live list.
     check(wait(driver, 20, lambda d: any(desc in e.text for e in d.find_elements(By.CSS_SELECTOR, "#events li strong")), "the transition in the event list"),
           "the transition's desc is not shown as text in the event list")
+
+    if mqtt_desc:
+        check(wait(driver, 20, lambda d: any(mqtt_desc in e.text for e in d.find_elements(By.CSS_SELECTOR, "#events li strong")),
+                   "the MQTT transition in the event list"),
+              "the desc of the transition sent over MQTT is not shown as text in the event list")
 
     # The history's event markers: each one's tooltip.
     driver.find_element(By.ID, "tab-history").click()

@@ -4,7 +4,8 @@ import WaymarkTestSupport
 
 /// Issue 48 in a real browser (headless Chromium through Selenium, as `WebPageBrowserTests`):
 /// text from outside — a region's identifier, a phone's OwnTracks transition `desc` (which
-/// becomes an event's region), waypoint and card, the tiles' attribution — is shown as text on
+/// becomes an event's region; sent over HTTP and over MQTT), waypoint and card, the tiles'
+/// attribution — is shown as text on
 /// the map's tooltips and lists and never runs; the page's answers carry the
 /// Content-Security-Policy; the token is kept nowhere script could read it back; and a page on
 /// another origin cannot change state through the documented Unix-socket forward.
@@ -20,8 +21,6 @@ import WaymarkTestSupport
     @Test func untrustedTextIsTextAndOtherOriginsCannotChangeState() async throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("w.sqlite")
-        let token = "browser-security-token"
-        let tokenFile = try directory.writeSecret("token", token + "\n")
         let regions = try directory.write(
             "regions.geojson",
             #"{"type":"FeatureCollection","features":[{"type":"Feature","id":\#(Self.jsonString(Self.payload(1))),"#
@@ -34,6 +33,20 @@ import WaymarkTestSupport
             ["handlers", "add", "logger", "--exec", HandlerScenario.handlerPath, "--significant", "--db", db, "--", "--out", directory.path("logger.jsonl")])
         try #require(added.status == 0, "\(added.stderr)")
 
+        // A broker: the same transition text arrives over MQTT too, where the broker, not a
+        // device secret, decides who may publish.
+        let brokerPort = try freeLoopbackPort()
+        let brokerConfiguration = try directory.write("mosquitto.conf", "listener \(brokerPort) 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        let broker = try BackgroundProcess(URL(fileURLWithPath: "/usr/sbin/mosquitto"), ["-c", brokerConfiguration])
+        try await broker.whileRunning {
+            try #require(try await BackgroundProcess.waitUntil(timeout: 20) { loopbackAccepts(port: brokerPort) }, "\(broker.stderr)")
+            try await Self.withDaemon(directory: directory, db: db, secret: secret, brokerPort: brokerPort)
+        }
+    }
+
+    static func withDaemon(directory: TemporaryDirectory, db: String, secret: String, brokerPort: Int) async throws {
+        let token = "browser-security-token"
+        let tokenFile = try directory.writeSecret("token", token + "\n")
         let (apiPort, devicePort, sidePort, forwardPort) = (try freeLoopbackPort(), try freeLoopbackPort(), try freeLoopbackPort(), try freeLoopbackPort())
         let config = try directory.write(
             "waymark.yaml",
@@ -42,6 +55,7 @@ import WaymarkTestSupport
         let daemon = try BackgroundProcess.waymark([
             "serve", "--config", config, "--gpsd", "127.0.0.1:9", "--db", db, "--socket", socket,
             "--tcp-port", "\(apiPort)", "--token-file", tokenFile, "--listen", "127.0.0.1:\(devicePort)",
+            "--mqtt", "127.0.0.1:\(brokerPort)",
         ])
         try await daemon.whileRunning {
             let listening = try await BackgroundProcess.waitUntil(timeout: 30) { loopbackAccepts(port: apiPort) && loopbackAccepts(port: devicePort) }
@@ -63,15 +77,23 @@ import WaymarkTestSupport
                 ["-sS", "--max-time", "30", "-w", "\n%{http_code}", "-X", "POST", "-H", "Content-Type: application/json", "-H", basic,
                  "-H", "X-Limit-U: alice", "-H", "X-Limit-D: phone", "--data-binary", batch, "http://127.0.0.1:\(devicePort)/v1/owntracks"])
             try #require(sent.stdout.hasSuffix("\n200"), "OwnTracks batch: \(sent.stdout) \(sent.stderr)")
-            let events = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "event"])
-            try #require(events.stdout.contains("onerror"), "the payloads were not stored: \(events.stdout)")
+            try await MQTTDevicesTests.publish(port: brokerPort, [(
+                "owntracks/alice/phone/event",
+                #"{"_type":"transition","event":"leave","desc":\#(Self.jsonString(Self.payload(6))),"lat":47.0,"lon":8.0,"tst":\#(start + 110),"acc":5,"t":"c","tid":"ph"}"#
+            )])
+            var events = ""
+            let stored = try await BackgroundProcess.waitUntil(timeout: 30) {
+                events = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "event"]).stdout
+                return events.contains("onerror") && events.contains("__pwned=6")
+            }
+            try #require(stored, "the payloads were not stored: \(events)\n\(daemon.stderr.suffix(2000))")
 
             let result = try await runProcess(
                 URL(fileURLWithPath: "/usr/bin/python3"),
                 [
                     Self.script, "--url", "http://127.0.0.1:\(apiPort)/", "--token", token, "--socket", socket,
                     "--side-port", "\(sidePort)", "--forward-port", "\(forwardPort)",
-                    "--payload", Self.payload(1), "--payload", Self.payload(2), "--payload", Self.payload(3),
+                    "--payload", Self.payload(1), "--payload", Self.payload(2), "--payload", Self.payload(3), "--payload", Self.payload(6),
                 ])
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)\n--- daemon ---\n\(daemon.stderr.suffix(3000))")
 

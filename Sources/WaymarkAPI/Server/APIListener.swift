@@ -68,14 +68,16 @@ where Responder.Context: RequestContext, Responder.Context.Source == Application
                     }
                     response = try await responder.respond(to: request, context: context)
                 } catch let error as APIError {
+                    // Refused here, before the router (forbidden-peer, uri-too-long): the strict
+                    // security headers the router puts on its own answers. Successful answers
+                    // of the device listener, whose router adds none, stay as small as they were.
                     response = error.response
+                    SecurityHeaders.strict.apply(to: &response.headers)
                 } catch {
                     logger.debug("unhandled error in the API", metadata: ["error": "\(error)"])
                     response = Response(status: .internalServerError)
+                    SecurityHeaders.strict.apply(to: &response.headers)
                 }
-                // Answers the router never saw (forbidden-peer, uri-too-long, and the device
-                // listener's) get the strict headers too; the router's own are kept.
-                SecurityHeaders.strict.apply(to: &response.headers)
                 response.headers[.date] = HTTPDate.now()
                 try await writer.write(response: response.head, body: response.body)
             },

@@ -43,7 +43,7 @@ public struct SecurityHeaders: Sendable, Equatable {
     }
 
     /// The policy with no tile origin: what an answer the router never saw carries (the
-    /// listener's own refusals, `forbidden-peer` and `uri-too-long`, and the device listener's).
+    /// listener's own refusals, `forbidden-peer` and `uri-too-long`).
     static let strict = SecurityHeaders(tiles: nil)
 
     /// `headers` with every security header this does not find already set.

@@ -68,6 +68,24 @@ import WaymarkTestSupport
         }
     }
 
+    /// Without background refresh the move brings no budget: suspended at once, not 10 s later.
+    @Test func withoutBackgroundRefreshTheMoveSuspendsAtOnce() async throws {
+        let scenario = try await HandlerScenario()
+        try await scenario.register(flags: ["--no-background-refresh"])
+        let daemon = try scenario.serveIdle()
+        try await daemon.whileRunning {
+            let launched = try await BackgroundProcess.waitUntil(timeout: 20) {
+                (try? await runWaymark(["handlers", "launch", "hut-log", "--socket", scenario.socket]))?.status == 0
+            }
+            try #require(launched, "\(daemon.stderr.suffix(2000))")
+            #expect(try await BackgroundProcess.waitUntil(timeout: 10) { scenario.lines().contains { $0["notice"] as? String == "welcome" } })
+            let movedAt = ContinuousClock.now
+            #expect(try await runWaymark(["handlers", "background", "hut-log", "--socket", scenario.socket]).status == 0)
+            #expect(try await BackgroundProcess.waitUntil(timeout: 10) { (try? await scenario.handler()["state"] as? String) == "suspended" })
+            #expect(ContinuousClock.now - movedAt < .seconds(5), "it ran on its 10 s budget")
+        }
+    }
+
     @Test func backgroundNeedsADaemonAndAKnownHandler() async throws {
         let scenario = try await HandlerScenario()
         try await scenario.register()

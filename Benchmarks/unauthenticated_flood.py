@@ -12,8 +12,10 @@ memory (VmRSS) is read before, at its peak during the flood (sampled every 50 ms
 every connection closed. The same flood with a valid secret in every head is the baseline, in
 the same run on the same daemon: those bodies are read (until the listener's 10 s body deadline),
 which is what every unauthenticated body cost before the listener authenticated from the head.
-Repeated --repeat times, alternating; prints one JSON object per kind with the medians and the
-answers' status counts.
+Each kind runs --repeat times on a daemon of its own; prints one JSON object per kind with the
+medians (and the first flood's peak, before any memory was kept from an earlier one) and the
+answers' status counts ("error": a connection refused or reset before an answer, the listen
+backlog being full).
 """
 import argparse, json, os, resource, selectors, shutil, socket, statistics, subprocess, tempfile, threading, time
 
@@ -85,58 +87,67 @@ def flood(port, secret):
     return statuses
 
 
+def start_daemon(work, db):
+    port = free_port()
+    log = os.path.join(work, "daemon.log")
+    daemon = subprocess.Popen(
+        [args.waymark, "serve", "--gpsd", "127.0.0.1:9", "--db", db, "--socket", os.path.join(work, "api.sock"),
+         "--listen", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL, stderr=open(log, "w"))
+    deadline = time.monotonic() + 30
+    while "Device listener listening" not in open(log).read():
+        if time.monotonic() > deadline or daemon.poll() is not None:
+            raise SystemExit("the daemon's device listener did not start:\n" + open(log).read()[-2000:])
+        time.sleep(0.1)
+    time.sleep(1)
+    return daemon, port
+
+
+def measure(daemon, port, secret):
+    before = rss_kib(daemon.pid)
+    peak = [before]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], rss_kib(daemon.pid))
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    began = time.monotonic()
+    statuses = flood(port, secret)
+    elapsed = time.monotonic() - began
+    done.set()
+    sampler.join()
+    time.sleep(5)
+    return {"before": before, "peak": peak[0], "after": rss_kib(daemon.pid), "seconds": elapsed, "statuses": statuses}
+
+
 def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.connections + 256)), hard))
     work = tempfile.mkdtemp(prefix="waymark-flood-")
-    daemon = None
     try:
         db = os.path.join(work, "w.sqlite")
         subprocess.run([args.waymark, "regions", "import", os.path.join(root, "Regions"), "--db", db], check=True, capture_output=True)
         secret = add_devices(db, 1)[0]
-        port = free_port()
-        log = os.path.join(work, "daemon.log")
-        daemon = subprocess.Popen(
-            [args.waymark, "serve", "--gpsd", "127.0.0.1:9", "--db", db, "--socket", os.path.join(work, "api.sock"),
-             "--listen", f"127.0.0.1:{port}"],
-            stdout=subprocess.DEVNULL, stderr=open(log, "w"))
-        deadline = time.monotonic() + 30
-        while "Device listener listening" not in open(log).read():
-            if time.monotonic() > deadline or daemon.poll() is not None:
-                raise SystemExit("the daemon's device listener did not start:\n" + open(log).read()[-2000:])
-            time.sleep(0.1)
-        time.sleep(1)
-        runs = {"unauthenticated": [], "authenticated": []}
-        for _ in range(args.repeat):
-            for kind in runs:
-                before = rss_kib(daemon.pid)
-                peak = [before]
-                done = threading.Event()
-
-                def sample():
-                    while not done.is_set():
-                        peak[0] = max(peak[0], rss_kib(daemon.pid))
-                        time.sleep(0.05)
-
-                sampler = threading.Thread(target=sample)
-                sampler.start()
-                began = time.monotonic()
-                statuses = flood(port, secret if kind == "authenticated" else None)
-                elapsed = time.monotonic() - began
-                done.set()
-                sampler.join()
-                time.sleep(5)
-                runs[kind].append({"before": before, "peak": peak[0], "after": rss_kib(daemon.pid), "seconds": elapsed, "statuses": statuses})
-        for kind, measured in runs.items():
+        # Each kind on a daemon of its own, so neither starts from what the other left behind.
+        for kind in ("unauthenticated", "authenticated"):
+            daemon, port = start_daemon(work, db)
+            try:
+                measured = [measure(daemon, port, secret if kind == "authenticated" else None) for _ in range(args.repeat)]
+                alive = daemon.poll() is None
+            finally:
+                stop(daemon)
             median = lambda key: round(statistics.median(run[key] for run in measured) / 1024, 1)
             print(json.dumps({
                 "benchmark": "unauthenticated_flood", "kind": kind, "connections": args.connections, "body_bytes": args.body,
                 "runs": args.repeat, "rss_before_mb": median("before"), "rss_peak_mb": median("peak"),
-                "rss_after_mb": median("after"), "seconds": round(statistics.median(run["seconds"] for run in measured), 2),
-                "statuses": measured[-1]["statuses"], "alive": daemon.poll() is None}))
+                "rss_after_mb": median("after"), "first_peak_mb": round(measured[0]["peak"] / 1024, 1),
+                "seconds": round(statistics.median(run["seconds"] for run in measured), 2),
+                "statuses": measured[-1]["statuses"], "alive": alive}), flush=True)
     finally:
-        if daemon is not None:
-            stop(daemon)
         shutil.rmtree(work, ignore_errors=True)
 
 

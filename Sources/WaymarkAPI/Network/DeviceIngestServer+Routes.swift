@@ -20,7 +20,7 @@ extension DeviceIngestServer {
         routes.add("/v1/owntracks", .post) { request, context in
             let parameters = request.uri.queryParameters
             let named = request.headers[Self.limitDevice] ?? parameters.get("d")
-            let head = try await authenticateHead(request, claimed: named, backend: backend)
+            let head = try await refusingUnread(request, context) { try await authenticateHead(request, claimed: named, backend: backend) }
             let body = try await readBody(
                 request, context: context, configuration: configuration, deadlines: deadlines,
                 unauthenticated: head == nil ? unauthenticated : nil)
@@ -30,7 +30,9 @@ extension DeviceIngestServer {
             routes.add("/v1/osmand", method) { request, context in
                 let parameters = request.uri.queryParameters
                 let named = parameters.get("id") ?? parameters.get("deviceid")
-                let head = try await authenticateHead(request, claimed: named, backend: backend, tokenParameter: true)
+                let head = try await refusingUnread(request, context) {
+                    try await authenticateHead(request, claimed: named, backend: backend, tokenParameter: true)
+                }
                 let body = request.method == .post
                     ? try await readBody(
                         request, context: context, configuration: configuration, deadlines: deadlines,
@@ -161,6 +163,22 @@ extension DeviceIngestServer {
         return try await authenticate(request, claimed: claimed, backend: backend, tokenParameter: tokenParameter)
     }
 
+    /// `authenticate`'s device; when it refuses, the connection's input is closed too. Answering
+    /// 401 is not enough: the server would then read the rest of the body to reuse the
+    /// connection, and 6,000 clients sending 60 KB bodies they may not send held 270 MB that way
+    /// (BENCHMARKS.md, "Unauthenticated flood"). With the input closed, the body stays in the
+    /// kernel's buffers until the connection closes after the answer.
+    static func refusingUnread<T>(_ request: Request, _ context: DeviceRequestContext, _ authenticate: () async throws -> T) async throws -> T {
+        do {
+            return try await authenticate()
+        } catch {
+            if request.headers[.contentLength].map({ $0 != "0" }) ?? (request.headers[.transferEncoding] != nil) {
+                context.channel.close(mode: .input, promise: nil)
+            }
+            throw error
+        }
+    }
+
     /// The request's credentials: its `Authorization`, or for OsmAnd clients that can only build
     /// a URL the `token` query parameter. None at all is a 401.
     static func credentials(
@@ -197,6 +215,7 @@ extension DeviceIngestServer {
     ) async throws -> [UInt8] {
         if let unauthenticated {
             guard unauthenticated.begin() else {
+                context.channel.close(mode: .input, promise: nil)
                 throw APIError(
                     .serviceUnavailable, code: "busy",
                     message: "too many requests name their device only in the body; name it in X-Limit-D, ?d= or ?id=, or retry",

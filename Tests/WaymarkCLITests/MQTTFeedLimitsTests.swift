@@ -9,19 +9,9 @@ import WaymarkTestSupport
     @Test func aPayloadOverTheLimitIsRefusedCountedLoggedAndNotStored() async throws {
         try await MQTTDevicesTests.withBrokerAndDaemon { brokerPort, db, directory, daemon in
             let huge = #"{"_type":"card","name":""# + String(repeating: "x", count: 100_000) + #""}"#
-            try await MQTTDevicesTests.publish(port: brokerPort, [
-                ("owntracks/alice/phone/info", huge),
-                ("owntracks/alice/phone/info", #"{"_type":"card","name":"Alice"}"#),
-            ])
-            var events: [String] = []
-            let arrived = try await BackgroundProcess.waitUntil(timeout: 30) {
-                events = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "event"]).stdoutLines
-                return !events.isEmpty
-            }
-            #expect(arrived && events.count == 1 && events[0].contains(#""name":"Alice""#), "\(events)")
-            let status = try await runProcess(
-                URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--unix-socket", directory.path("api.sock"), "http://localhost/v1/status"])
-            #expect(status.stdout.contains(#""mqtt.too-large":1"#), "\(status.stdout)")
+            let (events, status) = try await Self.publishThenACard(("owntracks/alice/phone/info", huge), port: brokerPort, db: db, directory: directory)
+            #expect(events.count == 1 && events[0].contains(#""name":"Alice""#), "\(events)")
+            #expect(status.contains(#""mqtt.too-large":1"#), "\(status)")
             let logged = daemon.stderr.split(separator: "\n").first { $0.contains("Refused an MQTT message over the size limit") } ?? ""
             #expect(logged.contains("owntracks/alice/phone/info") && logged.contains("\(huge.utf8.count)"), "\(daemon.stderr.suffix(2000))")
         }
@@ -34,22 +24,28 @@ import WaymarkTestSupport
             let time = Int(Date().timeIntervalSince1970) - 120
             let smuggled = "[" + NetworkDevicesTests.location(latitude: 47.3, longitude: 8.5, at: time, topic: "owntracks/alice/phone")
                 + "," + NetworkDevicesTests.location(latitude: 47.3, longitude: 8.5, at: time + 10, topic: "owntracks/bob/tracker") + "]"
-            try await MQTTDevicesTests.publish(port: brokerPort, [
-                ("owntracks/alice/phone", smuggled),
-                ("owntracks/alice/phone", #"{"_type":"card","name":"Alice"}"#),
-            ])
-            var events: [String] = []
-            let arrived = try await BackgroundProcess.waitUntil(timeout: 30) {
-                events = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "event"]).stdoutLines
-                return !events.isEmpty
-            }
-            #expect(arrived, "\(daemon.stderr.suffix(2000))")
+            let (events, status) = try await Self.publishThenACard(("owntracks/alice/phone", smuggled), port: brokerPort, db: db, directory: directory)
+            #expect(!events.isEmpty, "\(daemon.stderr.suffix(2000))")
             // The card, published after it, arrived; the batch did not.
             #expect(try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "fix"]).stdoutLines.isEmpty)
-            let status = try await runProcess(
-                URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--unix-socket", directory.path("api.sock"), "http://localhost/v1/status"])
-            #expect(status.stdout.contains(#""forbidden":1"#), "\(status.stdout)")
+            #expect(status.contains(#""forbidden":1"#), "\(status)")
         }
+    }
+
+    /// Publishes `message`, then a card, and waits for the phone's events to show the card:
+    /// what the message left by then is all it will leave. The events and `/v1/status`.
+    static func publishThenACard(
+        _ message: (String, String), port: Int, db: String, directory: TemporaryDirectory
+    ) async throws -> (events: [String], status: String) {
+        try await MQTTDevicesTests.publish(port: port, [message, ("owntracks/alice/phone/info", #"{"_type":"card","name":"Alice"}"#)])
+        var events: [String] = []
+        _ = try await BackgroundProcess.waitUntil(timeout: 30) {
+            events = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "event"]).stdoutLines
+            return !events.isEmpty
+        }
+        let status = try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--unix-socket", directory.path("api.sock"), "http://localhost/v1/status"])
+        return (events, status.stdout)
     }
 
     /// What the OwnTracks apps publish retained, and a transition retained as well.

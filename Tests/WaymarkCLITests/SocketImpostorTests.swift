@@ -47,7 +47,7 @@ import WaymarkTestSupport
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         chown(folder, 65534, 65534)
         let received = directory.path("received")
-        FileManager.default.createFile(atPath: received, contents: nil)
+        try #require(FileManager.default.createFile(atPath: received, contents: nil))
         chmod(received, 0o666)
         let script = try directory.write("impostor.py", Self.impostor)
         let fake = try BackgroundProcess(

@@ -1,3 +1,5 @@
+import WaymarkCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,18 +25,13 @@ public enum SocketPeerRule: Sendable, Equatable {
         guard self == .ownUserRootOrFolderOwner else {
             return refused + "; it may be another user's trap. Pass --socket with your daemon's socket, or set XDG_RUNTIME_DIR"
         }
-        let folder = Self.parent(of: path)
+        let folder = WaymarkCore.folder(of: path)
         guard let owner = Self.status(of: folder), owner.st_uid == uid || owner.st_uid == 0, owner.st_mode & 0o022 == 0,
-            let above = Self.status(of: Self.parent(of: folder)), above.st_mode & 0o002 == 0
+            let above = Self.status(of: WaymarkCore.folder(of: folder)), above.st_mode & 0o002 == 0
         else {
             return refused + ", and its folder \(folder) is not one only that user controls"
         }
         return nil
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     private static func status(of path: String) -> stat? {

@@ -26,7 +26,4 @@ final class UnauthenticatedReads: Sendable {
     func end() {
         reading.withLock { $0 -= 1 }
     }
-
-    /// Places taken now.
-    var count: Int { reading.withLock { $0 } }
 }

@@ -11,6 +11,25 @@ public struct RegionTransition: Sendable, Equatable {
         case dwell
     }
 
+    /// Which rule of the engine made the transition (docs/semantics.md §3.3): what
+    /// `waymark explain` names.
+    public enum Rule: String, Sendable, Equatable {
+        /// The new side held the delay and a fix of the crossing was the margin past the edge;
+        /// the confirming position's uncertainty lay wholly on the new side.
+        case margin
+        /// The new side held the settle time (60 s) with enough fixes: the margin was waived,
+        /// the uncertainty rule still applied.
+        case settled
+        /// Fixes without time: confirmed on distance alone.
+        case untimed
+        /// Inferred from the straight path between two sparse fixes, neither inside.
+        case crossed
+        /// The region asked for an initial trigger and the first fix was inside.
+        case initial
+        /// The loitering delay passed with the device inside.
+        case dwell
+    }
+
     public var kind: Kind
     /// The region's position in the `[Region]` the index was built from.
     public var regionIndex: Int32
@@ -29,10 +48,15 @@ public struct RegionTransition: Sendable, Equatable {
     /// Whether the region asked to be told (`notifyOnEntry` / `notifyOnExit`); the state
     /// changes either way.
     public var notifies: Bool
+    /// The rule that fired.
+    public var rule: Rule
+    /// Whether the confirming position was the engine's estimate from several fixes at rest
+    /// (`PositionEstimate`) rather than one fix.
+    public var estimated: Bool
 
     public init(
         kind: Kind, regionIndex: Int32, identifier: String, fix: Fix, confirmedAt: Timestamp? = nil,
-        crossed: Bool = false, initial: Bool = false, notifies: Bool = true
+        crossed: Bool = false, initial: Bool = false, notifies: Bool = true, rule: Rule? = nil, estimated: Bool = false
     ) {
         self.kind = kind
         self.regionIndex = regionIndex
@@ -42,5 +66,7 @@ public struct RegionTransition: Sendable, Equatable {
         self.crossed = crossed
         self.initial = initial
         self.notifies = notifies
+        self.rule = rule ?? (crossed ? .crossed : initial ? .initial : kind == .dwell ? .dwell : .margin)
+        self.estimated = estimated
     }
 }

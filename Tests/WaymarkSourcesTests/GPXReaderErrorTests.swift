@@ -96,6 +96,15 @@ struct GPXReaderErrorTests {
             "unknown fix type", gpx("<wpt lat=\"1\" lon=\"2\"><fix>4d</fix></wpt>"), .badValue,
             "fix \"4d\" is not one of none, 2d, 3d, dgps, pps", 3, 27),
         Case(
+            "negative accuracy", gpx("<wpt lat=\"1\" lon=\"2\"><extensions><tpx:hacc>-3</tpx:hacc></extensions></wpt>"),
+            .badValue, "accuracy \"-3\" is not an accuracy: expected metres from 0 to 100000", 3, 44),
+        Case(
+            "absurd accuracy", gpx("<wpt lat=\"1\" lon=\"2\"><extensions><x><accuracy>2e5</accuracy></x></extensions></wpt>"),
+            .badValue, "accuracy \"2e5\" is not an accuracy: expected metres from 0 to 100000", 3, 47),
+        Case(
+            "accuracy not a number", gpx("<wpt lat=\"1\" lon=\"2\"><extensions><horizontalAccuracy>5 m</horizontalAccuracy></extensions></wpt>"),
+            .badNumber, "accuracy \"5 m\" is not a number", 3, 54),
+        Case(
             "invalid UTF-8 in a tag name", prolog + Array("<t".utf8) + [0xE5] + Array("></t".utf8) + [0xE5, 0x3E],
             .invalidUTF8, "invalid UTF-8 in a name", 3, 3),
         Case(

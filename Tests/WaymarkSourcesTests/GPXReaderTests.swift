@@ -40,7 +40,8 @@ struct GPXReaderTests {
             """)
         let expected = Fix(
             time: Timestamp(rfc3339: "2008-08-21T13:57:20Z"), coordinate: Coordinate(latitude: 46.5, longitude: 13.25),
-            altitude: -12.5, hdop: 1.2, vdop: 2.5, pdop: 3, satellites: 7, mode: .dgps, speed: 4.5, course: 270.25)
+            altitude: -12.5, horizontalAccuracy: 1.2 * GPXAccuracy.metresPerHDOP, hdop: 1.2, vdop: 2.5, pdop: 3,
+            satellites: 7, mode: .dgps, speed: 4.5, course: 270.25)
         #expect(point.fix == expected)
         #expect(point.name == "Start")
         #expect(point.kind == .waypoint)

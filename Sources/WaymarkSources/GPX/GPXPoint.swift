@@ -29,7 +29,8 @@ public struct GPXPoint: Sendable, Equatable {
     /// The point's `<name>`, entities and CDATA decoded.
     public var name: String?
     /// Position (`lat`, `lon` in degrees), `ele` (metres) as `altitude`, `time`, `hdop`,
-    /// `vdop`, `pdop`, `sat`, `fix`, and GPX 1.0's `speed` (m/s) and `course` (degrees).
+    /// `vdop`, `pdop`, `sat`, `fix`, and GPX 1.0's `speed` (m/s) and `course` (degrees);
+    /// `horizontalAccuracy` from an accuracy extension or `hdop` (``GPXAccuracy``).
     public var fix: Fix
 
     public init(

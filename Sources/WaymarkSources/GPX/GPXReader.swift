@@ -16,7 +16,7 @@ import Darwin
 /// refused), no network. Elements are matched by local name, so any namespace prefix works.
 /// Track points (`trk/trkseg/trkpt`), route points (`rte/rtept`) and waypoints (`wpt`) are
 /// returned; everything else (`metadata`, `extensions`, unknown elements) is checked for
-/// well-formedness and skipped.
+/// well-formedness and skipped, except a point's accuracy extension (``GPXAccuracy``).
 ///
 /// Malformed input throws a ``GPXError`` with the file, line and column; after an error every
 /// further call throws the same error. A reader is a value: a copy continues independently
@@ -32,6 +32,8 @@ public struct GPXReader: Sendable {
     private var trackIndex = -1
     private var segmentIndex = -1
     private var routeIndex = -1
+    /// The document's recorder writes metres into `hdop` (``GPXAccuracy``).
+    private var hdopInMetres = false
 
     /// The `trk` elements read so far, including empty ones.
     public var trackCount: Int { trackIndex + 1 }
@@ -143,6 +145,8 @@ public struct GPXReader: Sendable {
                         at: attribute.valueStart)
                 }
                 version = declared
+            } else if name.elementsEqual("creator".utf8) {
+                hdopInMetres = GPXAccuracy.writesMetresAsHDOP(creator: value)
             } else if name.starts(with: "xmlns".utf8) {
                 if value == "http://www.topografix.com/GPX/1/0" { namespaceVersion = .v1_0 }
                 if value == "http://www.topografix.com/GPX/1/1" { namespaceVersion = .v1_1 }
@@ -200,10 +204,17 @@ public struct GPXReader: Sendable {
         while true {
             switch try scanner.nextMarkup() {
             case .end, .endOfInput:
+                if point.fix.horizontalAccuracy == nil {
+                    point.fix.horizontalAccuracy = GPXAccuracy.fromHDOP(point.fix.hdop, inMetres: hdopInMetres)
+                }
                 return point
             case .start:
                 let element = scanner.element
                 let closed = scanner.selfClosing
+                if element == .extensions, !closed {
+                    try readExtensions(into: &point)
+                    continue
+                }
                 guard element.isPointField else {
                     if !closed { try scanner.skipElement() }
                     continue
@@ -212,6 +223,19 @@ public struct GPXReader: Sendable {
                 try scanner.readText()
                 try read(element, into: &point)
             }
+        }
+    }
+
+    /// Reads a point's `<extensions>`, at any depth, for an accuracy (``GPXAccuracy``), through
+    /// its end tag.
+    private mutating func readExtensions(into point: inout GPXPoint) throws {
+        let level = scanner.depth
+        while scanner.depth >= level {
+            guard try scanner.nextMarkup() == .start, scanner.element == .accuracy, !scanner.selfClosing else {
+                continue
+            }
+            try scanner.readText()
+            try read(.accuracy, into: &point)
         }
     }
 
@@ -238,6 +262,13 @@ public struct GPXReader: Sendable {
             switch element {
             case .ele: point.fix.altitude = try decimal()
             case .hdop: point.fix.hdop = try decimal()
+            case .accuracy:
+                let metres = try decimal()
+                guard metres.isFinite, metres >= 0, metres <= GPXAccuracy.largest else {
+                    throw fail(.badValue, "is not an accuracy: expected metres from 0 to 100000")
+                }
+                // 0 is what recorders write when the platform gave no accuracy.
+                if metres > 0 { point.fix.horizontalAccuracy = metres }
             case .vdop: point.fix.vdop = try decimal()
             case .pdop: point.fix.pdop = try decimal()
             case .speed: point.fix.speed = try decimal()
@@ -300,12 +331,14 @@ public struct GPXReader: Sendable {
 enum GPXElement: Equatable, Sendable {
     case gpx, trk, trkseg, trkpt, rte, rtept, wpt
     case ele, time, hdop, vdop, pdop, sat, fix, name, speed, course
+    /// A point's `<extensions>`, and the accuracy elements read inside it.
+    case extensions, accuracy
     case other
 
     /// Children of a point whose text the reader keeps.
     var isPointField: Bool {
         switch self {
-        case .ele, .time, .hdop, .vdop, .pdop, .sat, .fix, .name, .speed, .course: true
+        case .ele, .time, .hdop, .vdop, .pdop, .sat, .fix, .name, .speed, .course, .accuracy: true
         default: false
         }
     }
@@ -325,11 +358,13 @@ enum GPXElement: Equatable, Sendable {
         case UInt8(ascii: "t"):
             self = equals("trkpt") ? .trkpt : equals("time") ? .time : equals("trk") ? .trk
                 : equals("trkseg") ? .trkseg : .other
-        case UInt8(ascii: "e"): self = equals("ele") ? .ele : .other
+        case UInt8(ascii: "e"): self = equals("ele") ? .ele : equals("extensions") ? .extensions : .other
+        case UInt8(ascii: "a"): self = equals("accuracy") ? .accuracy : .other
         case UInt8(ascii: "r"): self = equals("rtept") ? .rtept : equals("rte") ? .rte : .other
         case UInt8(ascii: "w"): self = equals("wpt") ? .wpt : .other
         case UInt8(ascii: "g"): self = equals("gpx") ? .gpx : .other
-        case UInt8(ascii: "h"): self = equals("hdop") ? .hdop : .other
+        case UInt8(ascii: "h"):
+            self = equals("hdop") ? .hdop : equals("hacc") || equals("horizontalAccuracy") ? .accuracy : .other
         case UInt8(ascii: "v"): self = equals("vdop") ? .vdop : .other
         case UInt8(ascii: "p"): self = equals("pdop") ? .pdop : .other
         case UInt8(ascii: "s"): self = equals("sat") ? .sat : equals("speed") ? .speed : .other

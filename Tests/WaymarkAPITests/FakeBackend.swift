@@ -28,6 +28,8 @@ final class FakeBackend: DaemonBackend {
         var pushes = 0
         /// Bodies `registerHandler` accepted.
         var registrations: [String] = []
+        /// What `explainEvent` answers, by event id.
+        var explanations: [Int64: EventExplainAnswer] = [1: FakeBackend.sampleExplanation]
     }
 
     let state: Mutex<State>
@@ -66,6 +68,19 @@ final class FakeBackend: DaemonBackend {
             return Array(matching.prefix(request.limit ?? .max))
         }
     }
+
+    func explainEvent(id: Int64) async throws -> EventExplainAnswer? { state.withLock { $0.explanations[id] } }
+
+    /// An inferred crossing's explanation, as the daemon writes one (docs/explain.md).
+    static let sampleExplanation = EventExplainAnswer(
+        json: #"{"event":{"id":1,"device":"local","kind":"region","transition":"exit","region":"park","time":"2024-05-01T12:00:45Z","confirmedAt":"2024-05-01T12:01:00Z","record":{"kind":"region","transition":"exit","region":"park","time":"2024-05-01T12:00:45Z","latitude":52,"longitude":4.0012,"confirmedAt":"2024-05-01T12:01:00Z","crossed":true}},"#
+            + #""reproduced":true,"mismatch":null,"rule":"crossed","estimated":false,"confirmedAt":"2024-05-01T12:01:00Z","margin":10,"delay":20,"startState":"outside","window":{"from":"2024-05-01T11:50:00Z","to":"2024-05-01T12:01:30Z"},"#
+            + #""before":[{"time":"2024-05-01T12:00:00Z","latitude":52,"longitude":3.9956,"horizontalAccuracy":5,"inside":false,"edgeDistance":250}],"#
+            + #""after":[{"time":"2024-05-01T12:01:00Z","latitude":52,"longitude":4.0044,"horizontalAccuracy":null,"inside":false,"edgeDistance":250}],"omittedAfter":0,"#
+            + #""path":{"from":{"time":"2024-05-01T12:00:00Z","latitude":52,"longitude":3.9956,"horizontalAccuracy":5,"inside":false,"edgeDistance":250},"to":{"time":"2024-05-01T12:01:00Z","latitude":52,"longitude":4.0044,"horizontalAccuracy":null,"inside":false,"edgeDistance":250},"#
+            + #""points":[{"transition":"enter","time":"2024-05-01T12:00:15Z","latitude":52,"longitude":3.9993,"confirmedAt":"2024-05-01T12:01:00Z","rule":"crossed","estimated":false},{"transition":"exit","time":"2024-05-01T12:00:45Z","latitude":52,"longitude":4.0012,"confirmedAt":"2024-05-01T12:01:00Z","rule":"crossed","estimated":false}]},"#
+            + #""recomputed":[{"transition":"enter","time":"2024-05-01T12:00:15Z","latitude":52,"longitude":3.9993,"confirmedAt":"2024-05-01T12:01:00Z","rule":"crossed","estimated":false},{"transition":"exit","time":"2024-05-01T12:00:45Z","latitude":52,"longitude":4.0012,"confirmedAt":"2024-05-01T12:01:00Z","rule":"crossed","estimated":false}],"exitTimeout":null,"notes":[]}"#,
+        text: "event 1: exit \"park\" (region), device local, at 2024-05-01T12:00:45Z, confirmed 2024-05-01T12:01:00Z\nreproduced: yes")
 
     func regions() async throws -> [Region] { state.withLock { $0.regions } }
 

@@ -15,6 +15,9 @@ public protocol DaemonBackend: Sendable {
     func lastFix() async throws -> HistoryEntry?
     /// Recorded fixes, gaps and events in time order, filtered by `request`.
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry]
+    /// Why the stored event `id` happened (docs/explain.md); nil when there is no such event.
+    /// Throws `APIError` 422 `not-explainable` for an event no rule decided (a fix, a visit…).
+    func explainEvent(id: Int64) async throws -> EventExplainAnswer?
     /// The energy ledger's stored buckets of the hours ending after `since` (all when nil),
     /// brought up to date first (docs/semantics.md §4).
     func energy(since: Timestamp?) async throws -> [EnergyBucket]

@@ -98,6 +98,17 @@ struct DaemonState: DaemonBackend {
         return try await store.offPool { try $0.lastFix().map { HistoryEntry(HistoryItem.fix($0)) } }
     }
 
+    func explainEvent(id: Int64) async throws -> EventExplainAnswer? {
+        let configuration = pipeline.regionConfiguration
+        do {
+            return try await store.offPool { store in
+                try store.explainEvent(id: id, regionConfiguration: configuration).map { EventExplainAnswer(json: $0.json, text: $0.text) }
+            }
+        } catch let error as ExplainError {
+            throw APIError(.unprocessableContent, code: error.code.rawValue, message: error.message)
+        }
+    }
+
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry] {
         let kinds = Set(request.kinds.compactMap(HistoryKind.init(rawValue:)))
         let query = HistoryQuery(

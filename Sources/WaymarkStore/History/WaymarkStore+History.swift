@@ -405,7 +405,7 @@ extension WaymarkStore {
             switch kind {
             case .fix: ("fixes", fixColumns)
             case .gap: ("gaps", "id, time_ns, reason, source, device")
-            case .event: ("events", "id, time_ns, kind, region, transition, latitude, longitude, record, device")
+            case .event: ("events", eventColumns)
             }
         let (sql, arguments) = selection(from: table, columns: columns, query: query, limit: limit)
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)

@@ -1,0 +1,77 @@
+import WaymarkBeacons
+import WaymarkCore
+import WaymarkGeoJSON
+import WaymarkPipeline
+import WaymarkRegions
+import WaymarkStore
+
+extension WaymarkStore {
+    /// How far back the region's previous transition is looked for (it bounds the warm-up and
+    /// gives the restored state its start).
+    static let previousTransitionLookBack = 86_400.0
+
+    /// Explains the stored event `id` (docs/explain.md): a region event by recomputing it with the
+    /// daemon's pipeline from the device's stored fixes, a beacon event from its record. Nil when
+    /// there is no such event.
+    ///
+    /// Reads the event by id, the region's previous events in a day's range and the device's
+    /// fixes in the window (each a range scan of a time index), and the regions.
+    ///
+    /// - Parameter regionConfiguration: the region engine's rules the daemon runs with
+    ///   (`DaemonConfiguration.regionConfiguration`: `regions.crossing_gap`).
+    /// - Throws: `ExplainError` for an event that is no transition or whose record is unreadable;
+    ///   `StoreError` for SQLite failures.
+    public func explainEvent(id: Int64, regionConfiguration: RegionMonitor.Configuration) throws -> EventExplanation? {
+        guard let stored = try event(id: id) else { return nil }
+        let (subject, crossed) = try Self.subject(stored)
+        let regions = try regions()
+        if subject.kind == .beacon {
+            return EventExplainer.explainBeacon(subject, region: regions.first { $0.identifier == subject.region && !$0.isGeographic })
+        }
+        guard let region = regions.first(where: { $0.identifier == subject.region && $0.isGeographic }) else {
+            var explanation = EventExplanation(event: subject, reproduced: false)
+            explanation.mismatch = "no region \"\(subject.region)\" is stored now: the event cannot be recomputed"
+            return explanation
+        }
+        // The latest enter or exit of the region confirmed before the event's time: since then the
+        // region has been on the event's old side.
+        let earlier = try regionEvents(
+            device: subject.device, region: subject.region, from: subject.time.adding(seconds: -Self.previousTransitionLookBack),
+            to: subject.time, limit: 64)
+        let previous = try earlier.lazy.filter { $0.kind == .region && $0.transition != .dwell }.map { try Self.subject($0).0 }
+            .first { ($0.confirmedAt ?? $0.time) <= subject.time }
+        let monitors = RegionMonitors(regions, configuration: regionConfiguration)
+        let window = EventExplainer.window(
+            for: subject, previousConfirmation: previous.map { $0.confirmedAt ?? $0.time }, configuration: regionConfiguration)
+        let fixes = try fixes(device: subject.device, from: window.from, to: window.to)
+        return EventExplainer.explain(
+            subject, monitors: monitors, options: region.options,
+            before: EventExplainer.stateBefore(subject, crossed: crossed, since: previous?.time), fixes: fixes, window: window)
+    }
+
+    /// The event as the explainer takes it, and whether its record says `crossed`.
+    static func subject(_ stored: StoredEvent) throws(ExplainError) -> (EventExplanation.Subject, crossed: Bool) {
+        let id = stored.id ?? 0
+        guard stored.kind == .region || stored.kind == .beacon, let region = stored.region, let transition = stored.transition else {
+            throw ExplainError(
+                .notExplainable,
+                "event \(id) is a \(stored.kind.rawValue) record, not a region or beacon transition: only those are decided by rules to explain")
+        }
+        guard let record = try? JSONParser.parse(Array(stored.record.utf8)) else {
+            throw ExplainError(.unreadableRecord, "event \(id): the stored record is not JSON: \(stored.record.prefix(120))")
+        }
+        func time(_ key: String) throws(ExplainError) -> Timestamp? {
+            guard let node = record.member(key), !node.isNull else { return nil }
+            guard case .string(let text) = node.value, let time = Timestamp(rfc3339: text) else {
+                throw ExplainError(.unreadableRecord, "event \(id): the record's \(key) is not an RFC 3339 time")
+            }
+            return time
+        }
+        var crossed = false
+        if case .bool(true)? = record.member("crossed")?.value { crossed = true }
+        let subject = EventExplanation.Subject(
+            id: id, device: stored.device, kind: stored.kind, region: region, transition: transition, time: stored.time,
+            confirmedAt: try time("confirmedAt"), lastSeen: try time("lastSeen"), record: stored.record)
+        return (subject, crossed)
+    }
+}

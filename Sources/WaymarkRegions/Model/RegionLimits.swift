@@ -9,6 +9,9 @@ public enum RegionLimits {
     /// Positions of one region, over all its rings: a detailed country border fits; a polygon
     /// beyond it costs the index megabytes for nothing a geofence needs.
     public static let maximumVertices = 100_000
+    /// Largest `priority` either way: ranks, not quantities; a bound keeps them exact everywhere
+    /// they travel (JSON numbers, SQLite, Home Assistant).
+    public static let maximumPriority = 1_000_000
 
     /// Why `identifier` cannot name a region, or nil. Identifiers are printed in logs, put in
     /// URL paths and MQTT topics and shown in Home Assistant: 1 to 256 bytes of text, no control

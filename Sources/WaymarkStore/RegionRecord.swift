@@ -24,7 +24,8 @@ struct RegionRecord: FetchableRecord {
     private static let optionKeys = [
         RegionOptions.Key.notifyOnEntry, RegionOptions.Key.notifyOnExit, RegionOptions.Key.initialTrigger,
         RegionOptions.Key.loiteringDelay, RegionOptions.Key.hysteresis, RegionOptions.Key.confirmationTime,
-        RegionOptions.Key.exitTimeout,
+        RegionOptions.Key.exitTimeout, RegionOptions.Key.enterDelay, RegionOptions.Key.exitDelay, RegionOptions.Key.margin,
+        RegionOptions.Key.maxAccuracy, RegionOptions.Key.priority,
     ]
 
     init(row: Row) {
@@ -47,9 +48,15 @@ struct RegionRecord: FetchableRecord {
         if let value: Bool = option(Key.notifyOnExit) { options.notifyOnExit = value }
         if let value: Bool = option(Key.initialTrigger) { options.initialTrigger = value }
         options.loiteringDelay = option(Key.loiteringDelay)
-        options.hysteresis = option(Key.hysteresis)
+        // The decoder let both names through only when they agree.
+        options.hysteresis = option(Key.margin) ?? option(Key.hysteresis)
         options.confirmationTime = option(Key.confirmationTime)
         options.exitTimeout = option(Key.exitTimeout)
+        options.enterDelay = option(Key.enterDelay)
+        options.exitDelay = option(Key.exitDelay)
+        options.maxAccuracy = option(Key.maxAccuracy)
+        // An integer the decoder checked; JSON text such as `10.0` or `1e3` reads back as a REAL.
+        options.priority = (option(Key.priority) as Double?).flatMap { Int(exactly: $0) }
         return options
     }
 

@@ -166,7 +166,8 @@ import WaymarkStore
             #expect(park.status == .ok)
             #expect(
                 String(buffer: park.body)
-                    == "{\"type\":\"Feature\",\"id\":\"park\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[4,52]},\"properties\":{\"name\":\"park\",\"radius\":150}}"
+                    == "{\"type\":\"Feature\",\"id\":\"park\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[4,52]},\"properties\":{\"name\":\"park\",\"radius\":150},"
+                    + #""options":{"notifyOnEntry":true,"notifyOnExit":true,"initialTrigger":false,"loiteringDelay":null,"enterDelay":20,"exitDelay":20,"margin":30,"maxAccuracy":null,"priority":0}}"#
             )
             let block = try Self.json(try await client.execute(uri: "/v1/regions/block", method: .get).body)
             let geometry = try #require(block["geometry"] as? [String: Any])
@@ -193,7 +194,8 @@ import WaymarkStore
             let feature = try await client.execute(uri: "/v1/regions/bike-tag", method: .get)
             #expect(
                 String(buffer: feature.body)
-                    == #"{"type":"Feature","id":"bike-tag","geometry":null,"properties":{"beacon":{"uuid":"8DEEFBB9-F738-4297-8040-96668BB44281","major":42},"exitTimeout":60}}"#)
+                    == #"{"type":"Feature","id":"bike-tag","geometry":null,"properties":{"beacon":{"uuid":"8DEEFBB9-F738-4297-8040-96668BB44281","major":42},"exitTimeout":60},"#
+                    + #""options":{"notifyOnEntry":true,"notifyOnExit":true,"initialTrigger":false,"loiteringDelay":null,"exitTimeout":null,"priority":0}}"#)
             let created = try await client.execute(uri: "/v1/regions", method: .post, headers: Self.jsonType, body: ByteBuffer(string: Self.beaconBody))
             #expect(created.status == .created)
             let bad = try await client.execute(

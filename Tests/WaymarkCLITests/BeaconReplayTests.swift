@@ -181,7 +181,7 @@ import WaymarkTestSupport
         let list = try await runWaymark(["regions", "list", "--db", db])
         #expect(list.status == 0, "\(list.stderr)")
         let hut = try #require(list.stdoutLines.first { $0.contains("\"kind\":\"beacon\"") })
-        #expect(hut.hasPrefix(#"{"identifier":"hut-door","kind":"beacon","beacon":{"uuid":"\#(Self.trail)","major":7,"minor":null},"properties":{"beacon":{"uuid":"\#(Self.trail)","major":7},"notifyOnExit":false}}"#), "\(hut)")
+        #expect(hut.hasPrefix(#"{"identifier":"hut-door","kind":"beacon","beacon":{"uuid":"\#(Self.trail)","major":7,"minor":null},"properties":{"beacon":{"uuid":"\#(Self.trail)","major":7},"notifyOnExit":false},"options":{"notifyOnEntry":true,"notifyOnExit":false,"initialTrigger":false,"loiteringDelay":null,"exitTimeout":null,"priority":0}}"#), "\(hut)")
         #expect(list.stdoutLines.count == 6)
         // A geographic region of the same name is refused, a bad UUID or major is a usage error.
         #expect(try await runWaymark(["regions", "add-beacon", "hut", "--uuid", Self.trail, "--db", db]).status == 1)

@@ -87,7 +87,7 @@ extension APIServer {
             guard let region = try await backend.regions().first(where: { $0.identifier == id }) else {
                 throw APIError.notFound("no region \"\(id)\"", code: "no-region")
             }
-            return json(region.geoJSONFeature, contentType: "application/geo+json")
+            return json(region.geoJSONFeatureWithOptions, contentType: "application/geo+json")
         }
         routes.add("/v1/regions/:id", .delete) { _, context in
             let id = try regionIdentifier(context)

@@ -4,7 +4,8 @@ import WaymarkRegions
 extension Region {
     /// One region's summary, as `GET /v1/regions` lists it and `waymark regions list` prints
     /// it (a line each): identifier, kind, the circle's centre and radius (metres), the polygon
-    /// count or the beacon identity, and the feature's properties.
+    /// count or the beacon identity, the feature's properties, and the options it is monitored
+    /// with, defaults filled in (`effectiveOptionsJSON`).
     public var summaryJSON: String {
         var w = JSONObjectWriter()
         w.add("identifier", identifier)
@@ -24,6 +25,7 @@ extension Region {
             w.addRaw("beacon", beacon.json)
         }
         w.addRaw("properties", propertiesJSON ?? "null")
+        w.addRaw("options", effectiveOptionsJSON())
         return w.object
     }
 }

@@ -76,14 +76,7 @@ extension RegionsCommand {
         }
 
         func run() throws {
-            let bytes = Array(feature.utf8)
-            if let client = try store.daemon() {
-                print(try RegionsCommand.call(client, "POST", "/v1/regions?replace=\(replace)", body: bytes))
-                return
-            }
-            let regions = try GeoJSONRegionDecoder().decode(bytes, file: "add-beacon").map(\.region)
-            let report = try store.open().importRegions(regions, replace: replace)
-            print("\(report.replaced.isEmpty ? "added" : "replaced") beacon region \(identifier)")
+            try RegionsCommand.add(feature, named: "beacon region \(identifier)", by: "add-beacon", replace: replace, store: store)
         }
     }
 }

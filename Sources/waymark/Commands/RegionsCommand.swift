@@ -11,7 +11,7 @@ struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regions",
         abstract: "Manage regions: through the running daemon's API when one answers, else in the database.",
-        subcommands: [Import.self, AddBeacon.self, List.self, Remove.self, State.self, Generate.self])
+        subcommands: [Import.self, Add.self, AddBeacon.self, List.self, Remove.self, State.self, Generate.self])
 
     struct StoreOptions: ParsableArguments {
         @Option(name: .customLong("db"), help: "SpatiaLite database (default: the daemon's, $XDG_DATA_HOME/waymark/waymark.sqlite).")

@@ -169,6 +169,17 @@ import WaymarkStore
         #expect(explanation.json.contains("\"exitTimeout\":45"))
     }
 
+    @Test func theAPIsEventsCarryTheIdToExplain() throws {
+        let id = try store.recordEvent(
+            StoredEvent(time: Self.start, kind: .region, region: "home", transition: .enter, record: #"{"kind":"region"}"#))
+        var lines: [String] = []
+        try store.history(HistoryQuery(kinds: [.event])) { item in
+            if case .event(let event) = item { lines.append(event.jsonLineWithID) }
+        }
+        #expect(lines == [#"{"kind":"region","device":"local","id":\#(id)}"#])
+        #expect(StoredEvent(time: Self.start, kind: .region, record: "{}").jsonLineWithID == #"{"device":"local"}"#)
+    }
+
     @Test func anUnknownIdIsNilAndAFixRecordIsNotExplainable() throws {
         #expect(try store.explainEvent(id: 4_711, regionConfiguration: RegionMonitor.Configuration()) == nil)
         let id = try store.recordEvent(

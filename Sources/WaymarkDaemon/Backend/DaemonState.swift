@@ -221,7 +221,7 @@ extension HistoryEntry {
         case .gap(let gap):
             self.init(kind: "gap", time: item.time, coordinate: nil, json: item.jsonLine, device: gap.device)
         case .event(let event):
-            self.init(kind: "event", time: item.time, coordinate: event.coordinate, json: item.jsonLine, device: event.device)
+            self.init(kind: "event", time: item.time, coordinate: event.coordinate, json: event.jsonLineWithID, device: event.device)
         }
     }
 }

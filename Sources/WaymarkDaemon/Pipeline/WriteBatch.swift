@@ -105,11 +105,13 @@ struct CommittedBatch {
                 if streaming { entries.append(HistoryEntry(.gap(StoredGap(id: id, time: time, reason: reason, source: source, device: device)))) }
                 gaps += 1
             case .event(let event):
-                _ = next.next()
+                let id = next.next()
                 if streaming {
                     var event = event
                     event.device = device
-                    entries.append(HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.jsonLine, device: device))
+                    event.id = id
+                    entries.append(
+                        HistoryEntry(kind: "event", time: event.time, coordinate: event.coordinate, json: event.jsonLineWithID, device: device))
                 }
                 events += 1
             case .handlerEvents(let queued, _):

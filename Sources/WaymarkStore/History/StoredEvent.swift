@@ -46,4 +46,13 @@ public struct StoredEvent: Sendable, Equatable {
         let separator = record == "{}" ? "" : ","
         return record.dropLast() + separator + "\"device\":" + JSONObjectWriter.quoted(device) + "}"
     }
+
+    /// `jsonLine` with the row id as the last member (`…,"device":"local","id":412}`), as the API
+    /// and its stream serve events: the id `GET /v1/events/{id}/explain` takes (docs/explain.md).
+    /// `jsonLine` itself when the event has no id yet.
+    public var jsonLineWithID: String {
+        let line = jsonLine
+        guard let id, line.hasSuffix("}") else { return line }
+        return line.dropLast() + (line == "{}" ? "" : ",") + "\"id\":\(id)}"
+    }
 }

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+/// `waymark explain` on a history the daemon recorded (docs/explain.md).
+@Suite struct ExplainCommandTests {
+    /// Every region event the daemon recorded from the sample ride is recomputed from the stored
+    /// fixes and reproduced, in text and JSON; an unknown id is an error.
+    @Test func everyRecordedRegionEventIsReproduced() async throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("waymark.sqlite")
+        let served = try await runWaymark([
+            "serve", "--replay", "Tracks/lakeside-ride.gpx", "--fast", "--exit-after-replay",
+            "--regions", "Regions", "--db", db, "--socket", directory.path("api.sock"),
+        ])
+        #expect(served.status == 0, "\(served.stderr)")
+        let listed = try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, "SELECT id FROM events WHERE kind = 'region' ORDER BY id"])
+        let ids = listed.stdout.split(separator: "\n").compactMap { Int($0) }
+        #expect(ids.count == 14, "\(listed.stdout)\(listed.stderr)")
+        let config = directory.path("none.yaml")
+        try Data().write(to: URL(fileURLWithPath: config))
+        for id in ids {
+            let text = try await runWaymark(["explain", String(id), "--db", db, "--config", config])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdout.contains("reproduced: yes"), "event \(id):\n\(text.stdout)")
+            #expect(text.stdout.contains("rule: "), "event \(id):\n\(text.stdout)")
+        }
+        let json = try await runWaymark(["explain", String(try #require(ids.first)), "--json", "--db", db, "--config", config])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["reproduced"] as? Bool == true)
+        #expect((object["after"] as? [Any])?.isEmpty == false)
+
+        let unknown = try await runWaymark(["explain", "999999", "--db", db, "--config", config])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no event 999999"), "\(unknown.stderr)")
+    }
+}

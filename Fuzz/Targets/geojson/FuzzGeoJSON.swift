@@ -11,7 +11,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for decoder in [GeoJSONRegionDecoder(), GeoJSONRegionDecoder(idProperty: "name", unnamedFeatures: .numberByIndex)] {
         do {
             let regions = try decoder.decode(bytes, file: "request body")
-            for decoded in regions { _ = (decoded.region.summaryJSON, decoded.region.geoJSONFeature) }
+            for decoded in regions { _ = (decoded.region.summaryJSON, decoded.region.geoJSONFeatureWithOptions) }
         } catch {
             _ = error.description
         }

@@ -8,9 +8,11 @@ extension DevicePipeline {
     /// confirmed change): regions whose geometry is unchanged carry on, new or reshaped ones
     /// start unknown and the next fix establishes them with no event. Beacon regions whose
     /// identity is unchanged carry their live state over (with the latest sighting, which the
-    /// store has only to within the sighting save interval).
+    /// store has only to within the sighting save interval). The place stays what it was until
+    /// the next admitted fix derives it from the new regions (a `place` event if it changed).
+    /// Without `places`, every region has priority 0.
     public mutating func replaceRegions(
-        regionMonitor fresh: RegionMonitor, beaconMonitor freshBeacons: BeaconMonitor, saved: SavedRegionStates
+        regionMonitor fresh: RegionMonitor, beaconMonitor freshBeacons: BeaconMonitor, places: PlaceRanking? = nil, saved: SavedRegionStates
     ) {
         var nextBeacons = freshBeacons
         let identities = Dictionary(freshBeacons.regions.map { ($0.identifier, $0.beacon) }, uniquingKeysWith: { a, _ in a })
@@ -24,6 +26,8 @@ extension DevicePipeline {
         nextBeacons.restore(saved.states)
         regionMonitor = next
         beaconMonitor = nextBeacons
+        self.places = places ?? PlaceRanking(index: next.index)
+        placeStale = true
         for index in subscribers.indices { subscribers[index].beaconRegionsChanged(beaconMonitor.regions) }
     }
 

@@ -15,7 +15,8 @@ import WaymarkServices
 ///    impossible jumps are kept out. Untimed fixes (a GPX track without
 ///    times) are admitted: the engine confirms them on distance alone;
 /// 2. beacon time follows an admitted fix's time (exits and rangings fall due);
-/// 3. the **region monitor** reports the initial state and confirmed transitions;
+/// 3. the **region monitor** reports the initial state and confirmed transitions, then the
+///    device's **place** when they changed it (docs/semantics.md §3.7);
 /// 4. each **subscriber**'s services, behind the subscriber's own gate, report their records,
 ///    in subscriber order.
 ///
@@ -67,6 +68,13 @@ public struct DevicePipeline: Sendable {
     var sightingsSaved: Timestamp?
     /// What subscribers made before the first input resume from; nil after it.
     var resume: SavedServiceMarks?
+    /// The geographic regions ranked for the place.
+    var places: PlaceRanking
+    /// The device's place: the identifier of the best-ranked geographic region it is confirmed
+    /// inside (`PlaceRanking`), nil for none (docs/semantics.md §3.7).
+    public internal(set) var place: String?
+    /// The regions were replaced: the next admitted fix derives the place afresh.
+    var placeStale = false
 
     /// - Parameters:
     ///   - regions: geographic and beacon regions; each kind goes to its monitor.
@@ -89,24 +97,27 @@ public struct DevicePipeline: Sendable {
         subscribers: [Subscriber] = [], options: Options = Options()
     ) {
         self.init(
-            regionMonitor: monitors.geographic, beaconMonitor: monitors.beacons, savedStates: savedStates, savedMarks: savedMarks,
-            subscribers: subscribers, options: options)
+            regionMonitor: monitors.geographic, beaconMonitor: monitors.beacons, places: monitors.places, savedStates: savedStates,
+            savedMarks: savedMarks, subscribers: subscribers, options: options)
     }
 
-    /// With monitors built elsewhere (a large index is built off the daemon's pipeline).
+    /// With monitors built elsewhere (a large index is built off the daemon's pipeline). Without
+    /// `places`, every region has priority 0. The place is derived from `savedStates`, with no event.
     public init(
-        regionMonitor: RegionMonitor, beaconMonitor: BeaconMonitor, savedStates: SavedRegionStates = [],
+        regionMonitor: RegionMonitor, beaconMonitor: BeaconMonitor, places: PlaceRanking? = nil, savedStates: SavedRegionStates = [],
         savedMarks: SavedServiceMarks? = nil, subscribers: [Subscriber] = [], options: Options = Options()
     ) {
         self.options = options
         self.regionMonitor = regionMonitor
         self.beaconMonitor = beaconMonitor
+        self.places = places ?? PlaceRanking(index: regionMonitor.index)
         self.regionMonitor.restore(savedStates)
         self.beaconMonitor.restore(savedStates.states)
         self.regionGate = ValidationGate(activityType: options.regionActivity)
         self.subscribers = []
         self.resume = savedMarks
         self.subscribers = subscribers.map { RunningSubscriber($0, beaconRegions: beaconMonitor.regions, resume: savedMarks) }
+        self.place = derivedPlace()
     }
 
     /// Runs one input through the pipeline.
@@ -148,6 +159,7 @@ public struct DevicePipeline: Sendable {
                 step.events.append(.state(fix: fix, inside: inside.map { regionMonitor.index.identifier(at: Int($0)) }))
             }
             for transition in update.transitions where transition.notifies { step.events.append(.region(transition)) }
+            updatePlace(after: update, of: fix, into: &step)
             saveStates(after: update, of: fix, into: &step)
         }
         for index in subscribers.indices {

@@ -10,6 +10,8 @@ extension LocationEvent {
         switch self {
         case .state(let fix, let inside): RegionRecords.state(fix: fix, inside: inside)
         case .region(let transition): RegionRecords.transition(transition)
+        case .place(let fix, let place, let previous, let confirmedAt):
+            RegionRecords.place(place, previous: previous, fix: fix, confirmedAt: confirmedAt)
         case .beacon(let transition): BeaconRecords.transition(transition)
         case .service(let record, _): record.json
         case .ranging(let time, let beacons, _): BeaconRecords.ranging(time: time, beacons: beacons)
@@ -26,12 +28,12 @@ extension LocationEvent {
     }
 
     /// Whether anyone is to be told of it: transitions of regions that asked to be notified,
-    /// every service and ranging record. State and gaps are recorded, not announced.
+    /// every place change, service and ranging record. State and gaps are recorded, not announced.
     public var notifies: Bool {
         switch self {
         case .region(let transition): transition.notifies
         case .beacon(let transition): transition.notifies
-        case .service, .ranging, .accessory: true
+        case .place, .service, .ranging, .accessory: true
         case .state, .gap: false
         }
     }

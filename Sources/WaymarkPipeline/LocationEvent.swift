@@ -12,6 +12,10 @@ public enum LocationEvent: Sendable, Equatable {
     case state(fix: Fix, inside: [String])
     /// A confirmed geographic region transition (enter, exit, dwell).
     case region(RegionTransition)
+    /// The device's place changed (docs/semantics.md §3.7): the best-ranked geographic region it
+    /// is confirmed inside, nil for none. `fix` is the crossing of the transition that moved it,
+    /// confirmed at `confirmedAt` (nil: at `fix`, the establishing fix or the first after new regions).
+    case place(fix: Fix, place: String?, previous: String?, confirmedAt: Timestamp?)
     /// A beacon region transition (enter, exit).
     case beacon(BeaconTransition)
     /// A location service's record (location, significant change, visit, paused, resumed)
@@ -31,6 +35,7 @@ public enum LocationEvent: Sendable, Equatable {
         switch self {
         case .state: .state
         case .region: .region
+        case .place: .place
         case .beacon: .beacon
         case .service(let record, _): Kind(rawValue: record.kind) ?? .location
         case .ranging: .ranging
@@ -42,7 +47,7 @@ public enum LocationEvent: Sendable, Equatable {
     /// When it happened; nil only for region events of untimed fixes (a GPX track without times).
     public var time: Timestamp? {
         switch self {
-        case .state(let fix, _): fix.time
+        case .state(let fix, _), .place(let fix, _, _, _): fix.time
         case .region(let transition): transition.fix.time
         case .beacon(let transition): transition.time
         case .service(let record, _): record.time
@@ -54,7 +59,7 @@ public enum LocationEvent: Sendable, Equatable {
     /// Where it happened, for events with a position.
     public var coordinate: Coordinate? {
         switch self {
-        case .state(let fix, _): fix.coordinate
+        case .state(let fix, _), .place(let fix, _, _, _): fix.coordinate
         case .region(let transition): transition.fix.coordinate
         case .service(let record, _): record.coordinate
         case .beacon, .ranging, .gap, .accessory: nil
@@ -69,9 +74,11 @@ public enum LocationEvent: Sendable, Equatable {
         }
     }
 
-    /// The region's identifier, for region and beacon transitions.
+    /// The region's identifier, for region and beacon transitions; the new place's, for a place
+    /// change to a region.
     public var region: String? {
         switch self {
+        case .place(_, let place, _, _): place
         case .region(let transition): transition.identifier
         case .beacon(let transition): transition.identifier
         default: nil

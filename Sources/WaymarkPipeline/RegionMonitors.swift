@@ -8,9 +8,12 @@ import WaymarkRegions
 public struct RegionMonitors: Sendable {
     public let geographic: RegionMonitor
     public let beacons: BeaconMonitor
+    /// The geographic regions ranked for the device's place (docs/semantics.md §3.7).
+    public let places: PlaceRanking
 
     public init(_ regions: [Region], configuration: RegionMonitor.Configuration = RegionMonitor.Configuration()) {
         geographic = RegionMonitor(regions: regions.geographic, configuration: configuration)
         beacons = BeaconMonitor(regions: regions)
+        places = PlaceRanking(index: geographic.index, regions: regions)
     }
 }

@@ -4,8 +4,8 @@ import WaymarkTestSupport
 
 /// `waymark serve` as a user runs it: a real daemon process, real files, real signals.
 @Suite struct ServeCommandTests {
-    /// The daemon replaying the sample ride records the same region events `waymark replay`
-    /// prints, and `waymark history` prints them byte for byte.
+    /// The daemon replaying the sample ride records the same region and place events `waymark
+    /// replay` prints, and `waymark history` prints them byte for byte, in the same order.
     @Test func serveReplayRecordsWhatReplayPrints() async throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("waymark.sqlite")
@@ -15,12 +15,13 @@ import WaymarkTestSupport
         ])
         #expect(served.status == 0, "\(served.stderr)")
         let replayed = try await runWaymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions", "--fast"])
-        let expected = replayed.stdoutLines.filter { $0.hasPrefix("{\"kind\":\"region\"") }
+        let expected = replayed.stdoutLines.filter { $0.hasPrefix("{\"kind\":\"region\"") || $0.hasPrefix("{\"kind\":\"place\"") }
         let history = try await runWaymark(["history", "--db", db, "--kind", "event"])
         #expect(history.status == 0, "\(history.stderr)")
         #expect(history.stdoutLines.map { replayRecord($0) } == expected)
         #expect(history.stdoutLines.allSatisfy { $0.hasSuffix(#","device":"local"}"#) })
-        #expect(expected.count == 14)
+        #expect(expected.filter { $0.hasPrefix("{\"kind\":\"region\"") }.count == 14)
+        #expect(expected.filter { $0.hasPrefix("{\"kind\":\"place\"") }.count == 14, "each enter and exit moves the place here")
         let fixes = try await runWaymark(["history", "--db", db, "--kind", "fix"])
         #expect(fixes.stdoutLines.count == 2974)
         #expect(fixes.stdoutLines.first?.hasPrefix("{\"kind\":\"fix\",\"time\":\"2026-06-01T08:00:00Z\",\"latitude\":47.355972,\"longitude\":8.6700161") == true)

@@ -105,14 +105,15 @@ import WaymarkServices
         #expect(events == expected)
     }
 
-    /// Region events of a fix come before its service records, and subscribers in their order.
+    /// Region events of a fix (the state, then the place it is in: the trailhead) come before its
+    /// service records, and subscribers in their order.
     @Test func orderWithinOneFix() throws {
         let ride = try lakesideRide()
         let a = Subscriber(id: .handler("a"), services: ServiceSubscription(significantChange: SignificantChangeThresholds()))
         let b = Subscriber(id: .subscription("b"), services: ServiceSubscription(significantChange: SignificantChangeThresholds()))
         var pipeline = DevicePipeline(regions: ride.regions, subscribers: [a, b])
         let first = pipeline.handle(.fix(ride.fixes[0])).events
-        #expect(first.map(\.kind) == [.state, .significantChange, .significantChange])
+        #expect(first.map(\.kind) == [.state, .place, .significantChange, .significantChange])
         #expect(first.compactMap(\.subscriber) == [.handler("a"), .subscription("b")])
     }
 

@@ -8,6 +8,9 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     case region
     /// A beacon region transition (enter, exit).
     case beacon
+    /// The device's place changed: the highest-priority geographic region it is confirmed inside,
+    /// or none (docs/semantics.md §3.7).
+    case place
     /// A standard-updates location.
     case location
     /// A significant-change location (docs/semantics.md §2).

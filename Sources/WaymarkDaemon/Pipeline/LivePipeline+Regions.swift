@@ -12,12 +12,12 @@ extension LivePipeline {
 
     /// Monitors built by the caller, shared with other devices' pipelines.
     func adopt(_ monitors: RegionMonitors) async {
-        await adopt(monitors.geographic, monitors.beacons)
+        await adopt(monitors.geographic, monitors.beacons, monitors.places)
     }
 
     /// States come from the store, which has every confirmed change (`DevicePipeline.replaceRegions`):
     /// read once everything already handed to the writer is committed, so none is missed.
-    private func adopt(_ fresh: RegionMonitor, _ freshBeacons: BeaconMonitor) async {
+    private func adopt(_ fresh: RegionMonitor, _ freshBeacons: BeaconMonitor, _ places: PlaceRanking) async {
         await writer.flush()
         var saved: SavedRegionStates = []
         do {
@@ -25,7 +25,7 @@ extension LivePipeline {
         } catch {
             logger.error("Cannot read saved region states; regions start unknown", metadata: ["error": "\(error)"])
         }
-        device.replaceRegions(regionMonitor: fresh, beaconMonitor: freshBeacons, saved: saved)
+        device.replaceRegions(regionMonitor: fresh, beaconMonitor: freshBeacons, places: places, saved: saved)
         logger.notice(
             "Regions reloaded",
             metadata: ["regions": "\(device.regionMonitor.index.count)", "beaconRegions": "\(device.beaconMonitor.regions.count)"])

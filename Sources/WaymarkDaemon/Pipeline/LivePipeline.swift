@@ -168,6 +168,11 @@ public actor LivePipeline {
         case .tick(let time):
             run(.tick(time), into: &batch)
         case .reported(let event):
+            if event.kind == .reportedRegion, let region = event.region, let transition = event.transition,
+                device.disagrees(withReported: transition, of: region)
+            {
+                batch.count(DaemonStatus.Counter.reportedRegionDisagreements)
+            }
             batch.add(event)
         case .accessory(let change, let device):
             logger.notice("Accessory \(change.rawValue)", metadata: ["device": "\(device ?? "-")"])
@@ -209,7 +214,7 @@ public actor LivePipeline {
                 logger.info("Region state established", metadata: ["inside": "\(inside)"])
             case .gap(let time, let reason):
                 batch.addGap(time: time, reason: reason, source: source.description)
-            case .region, .beacon, .service(_, .subscription), .accessory:
+            case .region, .place, .beacon, .service(_, .subscription), .accessory:
                 if let stored = StoredEvent(event) {
                     batch.add(stored)
                     log(event, stored)
@@ -232,6 +237,8 @@ public actor LivePipeline {
             logger.info(
                 "\(event.kind == .beacon ? "Beacon region" : "Region") \(stored.transition?.rawValue ?? "")",
                 metadata: ["region.id": "\(stored.region ?? "")", "time": "\(stored.time.rfc3339)"])
+        case .place:
+            logger.info("Place changed", metadata: ["place": "\(stored.region ?? "-")", "time": "\(stored.time.rfc3339)"])
         default:
             logger.debug("Location service record", metadata: ["kind": "\(stored.kind.rawValue)", "time": "\(stored.time.rfc3339)"])
         }

@@ -4,14 +4,14 @@ import WaymarkRegions
 import WaymarkStore
 
 extension StoredEvent {
-    /// The history row for an event the daemon records: region and beacon transitions, and
-    /// configured subscriptions' records, labelled `"subscription":NAME`. Nil for the others
-    /// (state, gaps, handlers' own records).
+    /// The history row for an event the daemon records: region and beacon transitions, place
+    /// changes (their `region` the new place), and configured subscriptions' records, labelled
+    /// `"subscription":NAME`. Nil for the others (state, gaps, handlers' own records).
     init?(_ event: LocationEvent) {
         guard let time = event.time else { return nil }
         let record: String
         switch event {
-        case .region, .beacon, .accessory:
+        case .region, .place, .beacon, .accessory:
             record = event.record
         case .service(var service, .subscription(let name)):
             service.fields.append(("subscription", JSONObjectWriter.quoted(name)))

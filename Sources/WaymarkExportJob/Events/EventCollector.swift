@@ -53,8 +53,10 @@ struct EventCollector {
         }
     }
 
-    /// An event the history recorded.
+    /// An event the history recorded. Place changes are left out: the region transitions that
+    /// moved the place are there already.
     mutating func add(_ stored: StoredEvent) {
+        guard stored.kind != .place else { return }
         let fields = Self.fields(of: stored.record)
         let coordinate = stored.coordinate ?? Coordinate(latitude: 0, longitude: 0)
         let event: TrackEvent

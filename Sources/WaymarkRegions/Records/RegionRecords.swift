@@ -29,6 +29,20 @@ public enum RegionRecords {
         return json.object
     }
 
+    /// `{"kind":"place","place":ID|null,"previous":ID|null,"time":…,"latitude":…,"longitude":…}`,
+    /// then `"confirmedAt":…` when so: the device's place changed (docs/semantics.md §3.7); null
+    /// is no region. `fix` is the crossing that moved it (as in its transition's record), or the
+    /// fix that established it.
+    public static func place(_ place: String?, previous: String?, fix: Fix, confirmedAt: Timestamp? = nil) -> String {
+        var json = JSONObjectWriter()
+        json.add("kind", "place")
+        json.add("place", place)
+        json.add("previous", previous)
+        addPosition(of: fix, to: &json)
+        if let confirmedAt { json.add("confirmedAt", confirmedAt.rfc3339) }
+        return json.object
+    }
+
     private static func addPosition(of fix: Fix, to json: inout JSONObjectWriter) {
         json.add("time", fix.time?.rfc3339)
         json.add("latitude", fix.coordinate.latitude)

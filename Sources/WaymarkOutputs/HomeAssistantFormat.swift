@@ -5,7 +5,8 @@ import WaymarkCore
 ///
 /// - a **device tracker** per device: discovery config (retained) on
 ///   `homeassistant/device_tracker/waymark_ID/config`; its position, as JSON attributes
-///   (`latitude`, `longitude`, `gps_accuracy`, …), retained on `BASE/device/ID/location`;
+///   (`latitude`, `longitude`, `gps_accuracy`, …), retained on `BASE/device/ID/location`; its
+///   state, the device's place (docs/semantics.md §3.7), retained on `BASE/device/ID/state`;
 /// - a **presence sensor** per region (a `binary_sensor`, device class `presence`): config on
 ///   `homeassistant/binary_sensor/waymark_region_ID/config`; `ON` while any device is inside,
 ///   retained on `BASE/region/ID/state`, and which devices on `BASE/region/ID/attributes`.
@@ -33,6 +34,9 @@ public enum HomeAssistantFormat {
         config.add("name", Optional<String>.none)  // the entity is the device itself
         config.add("unique_id", "waymark_" + id)
         config.add("json_attributes_topic", locationTopic(device: device, base: base))
+        config.add("state_topic", stateTopic(device: device, base: base))
+        config.add("payload_home", "home")
+        config.add("payload_not_home", notHome)
         config.add("source_type", "gps")
         config.addRaw("device", deviceBlock(identifier: "waymark_" + id, name: device, model: "Tracked device"))
         config.addRaw("origin", #"{"name":"Waymark"}"#)
@@ -69,6 +73,15 @@ public enum HomeAssistantFormat {
         return Message(topic: locationTopic(device: fix.device, base: base), payload: attributes.object)
     }
 
+    /// What the tracker's state is when the device has no place.
+    public static let notHome = "not_home"
+
+    /// A device's place as its tracker's state: the region's identifier (`home` is Home
+    /// Assistant's home), `not_home` when it has none.
+    public static func trackerState(device: String, place: String?, base: String) -> Message {
+        Message(topic: stateTopic(device: device, base: base), payload: place ?? notHome)
+    }
+
     /// A region's presence: its state and its attributes (the devices inside, sorted).
     public static func presence(region: String, devicesInside: [String], base: String) -> [Message] {
         var attributes = JSONObjectWriter()
@@ -95,6 +108,8 @@ public enum HomeAssistantFormat {
     }
 
     static func locationTopic(device: String, base: String) -> String { base + "/device/" + objectID(device) + "/location" }
+
+    static func stateTopic(device: String, base: String) -> String { base + "/device/" + objectID(device) + "/state" }
 
     static func regionTopic(_ region: String, base: String) -> String { base + "/region/" + objectID(region) }
 

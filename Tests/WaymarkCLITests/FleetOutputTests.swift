@@ -242,6 +242,16 @@ import WaymarkTestSupport
             #expect(devices == inside, "\(region)")
         }
 
+        // Each tracker's state follows the device's place events as the workers committed them
+        // (docs/semantics.md §3.7): the same pipeline as the single daemon's, the same states.
+        for device in lastFix.keys {
+            let places = try await rig.sql(
+                "SELECT coalesce(record::jsonb ->> 'place', 'not_home') FROM events WHERE device = '\(device)' AND kind = 'place' ORDER BY sequence, split_part(id, '/', 3)::int")
+            #expect(places.count > 2, "\(device): \(places)")
+            let states = seen.filter { $0.topic == "hass/device/\(HomeAssistantID.of(device))/state" }.map(\.payload)
+            #expect(states == places, "\(device)")
+        }
+
         // OwnTracks: each device's transitions under its user, as the fleet committed them.
         for device in lastFix.keys {
             let committed = try await rig.sql(

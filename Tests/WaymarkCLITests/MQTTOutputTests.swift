@@ -8,12 +8,13 @@ import WaymarkTestSupport
     /// A daemon (`NetworkDevicesTests.Rig`; reading OwnTracks from the broker too when asked),
     /// a mosquitto on a free port and a Python consumer (`script`: its argv[1] is the broker's
     /// port, argv[2] the file it writes); `body` runs while all three do, with the rig, the port
-    /// and the file.
+    /// and the file. The daemon monitors `regions` (GeoJSON; the rig's plaza by default).
     static func withBroker(
-        consumer script: String, daemonReadsOwnTracks: Bool = false, _ body: (NetworkDevicesTests.Rig, Int, String) async throws -> Void
+        consumer script: String, regions: String = NetworkDevicesTests.Rig.plaza, daemonReadsOwnTracks: Bool = false,
+        _ body: (NetworkDevicesTests.Rig, Int, String) async throws -> Void
     ) async throws {
         let brokerPort = try freeLoopbackPort()
-        let rig = try await NetworkDevicesTests.Rig.start { _ in daemonReadsOwnTracks ? ["--mqtt", "127.0.0.1:\(brokerPort)"] : [] }
+        let rig = try await NetworkDevicesTests.Rig.start(regions: regions) { _ in daemonReadsOwnTracks ? ["--mqtt", "127.0.0.1:\(brokerPort)"] : [] }
         let configuration = try rig.directory.write("mosquitto.conf", "listener \(brokerPort) 127.0.0.1\nallow_anonymous true\npersistence false\n")
         let broker = try BackgroundProcess(URL(fileURLWithPath: "/usr/sbin/mosquitto"), ["-c", configuration])
         let received = rig.directory.path("received.jsonl")
@@ -166,37 +167,43 @@ import WaymarkTestSupport
         }
     }
 
-    /// Home Assistant's MQTT discovery: a consumer that checks each retained config as Home
-    /// Assistant's schemas require (a device tracker's `unique_id`, `json_attributes_topic` and
-    /// `device.identifiers`; a presence sensor's `state_topic`, `device_class`, payloads), follows
-    /// the topics the configs name, and a late subscriber that finds the latest of everything
-    /// retained on the broker.
+    /// A consumer standing for Home Assistant: it writes every message on `homeassistant/#` and
+    /// `waymark/#` as a line (`topic`, `payload`), and checks each discovery config as Home
+    /// Assistant's schemas require (a device tracker's `unique_id`, `json_attributes_topic`,
+    /// `state_topic` with the home and not-home payloads, and `device.identifiers`; a presence
+    /// sensor's `state_topic`, `device_class`, payloads): `component`, `config`, `ok`.
+    static let homeAssistantConsumer = """
+        import json, re, sys
+        import paho.mqtt.client as mqtt
+        def on_message(client, userdata, message):
+            entry = {"topic": message.topic, "payload": message.payload.decode()}
+            match = re.fullmatch(r"homeassistant/(device_tracker|binary_sensor)/([a-zA-Z0-9_-]+)/config", message.topic)
+            if match:
+                config = json.loads(message.payload)
+                device = config.get("device", {})
+                ok = isinstance(config.get("unique_id"), str) and isinstance(device.get("identifiers"), list) and device["identifiers"]
+                if match.group(1) == "device_tracker":
+                    ok = (ok and isinstance(config.get("json_attributes_topic"), str) and config.get("source_type") == "gps"
+                          and isinstance(config.get("state_topic"), str) and config.get("payload_home") == "home"
+                          and config.get("payload_not_home") == "not_home")
+                else:
+                    ok = (ok and config.get("device_class") == "presence" and isinstance(config.get("state_topic"), str)
+                          and config.get("payload_on") == "ON" and config.get("payload_off") == "OFF")
+                entry.update({"component": match.group(1), "config": config, "ok": bool(ok)})
+            with open(sys.argv[2], "a") as out:
+                out.write(json.dumps(entry) + "\\n")
+        client = mqtt.Client(client_id="home-assistant", clean_session=True)
+        client.on_connect = lambda c, u, f, rc: (c.subscribe("homeassistant/#", qos=1), c.subscribe("waymark/#", qos=1))
+        client.on_message = on_message
+        client.connect("127.0.0.1", int(sys.argv[1]))
+        client.loop_forever()
+        """
+
+    /// Home Assistant's MQTT discovery: the configs checked (`homeAssistantConsumer`), the topics
+    /// they name followed, and a late subscriber that finds the latest of everything retained on
+    /// the broker.
     @Test func homeAssistantDiscoveryGivesTrackersAndPresenceSensors() async throws {
-        let consumer = """
-            import json, re, sys
-            import paho.mqtt.client as mqtt
-            def on_message(client, userdata, message):
-                entry = {"topic": message.topic, "payload": message.payload.decode()}
-                match = re.fullmatch(r"homeassistant/(device_tracker|binary_sensor)/([a-zA-Z0-9_-]+)/config", message.topic)
-                if match:
-                    config = json.loads(message.payload)
-                    device = config.get("device", {})
-                    ok = isinstance(config.get("unique_id"), str) and isinstance(device.get("identifiers"), list) and device["identifiers"]
-                    if match.group(1) == "device_tracker":
-                        ok = ok and isinstance(config.get("json_attributes_topic"), str) and config.get("source_type") == "gps"
-                    else:
-                        ok = (ok and config.get("device_class") == "presence" and isinstance(config.get("state_topic"), str)
-                              and config.get("payload_on") == "ON" and config.get("payload_off") == "OFF")
-                    entry.update({"component": match.group(1), "config": config, "ok": bool(ok)})
-                with open(sys.argv[2], "a") as out:
-                    out.write(json.dumps(entry) + "\\n")
-            client = mqtt.Client(client_id="home-assistant", clean_session=True)
-            client.on_connect = lambda c, u, f, rc: (c.subscribe("homeassistant/#", qos=1), c.subscribe("waymark/#", qos=1))
-            client.on_message = on_message
-            client.connect("127.0.0.1", int(sys.argv[1]))
-            client.loop_forever()
-            """
-        try await Self.withBroker(consumer: consumer) { rig, brokerPort, received in
+        try await Self.withBroker(consumer: Self.homeAssistantConsumer) { rig, brokerPort, received in
             let socket = ["--socket", rig.directory.path("api.sock")]
             let url = "mqtt://127.0.0.1:\(brokerPort)/waymark"
             let added = try await runWaymark(["outputs", "add", "hass", "--mqtt", url, "--home-assistant", "--location-seconds", "0"] + socket)
@@ -209,9 +216,10 @@ import WaymarkTestSupport
             #expect(announced.contains { $0["topic"] as? String == stateTopic && $0["payload"] as? String == "OFF" }, "\(announced)")
 
             try await WebhookOutputTests.walk(rig)
-            // 3 at the start; per device a tracker config and 8 positions; 4 transitions of 2 messages.
-            let lines = try await Self.lines(received, count: 3 + 2 * 9 + 8)
-            #expect(lines.count == 29, "\(lines.map { $0["topic"] ?? "" })")
+            // 3 at the start; per device a tracker config, 8 positions and 2 places (the plaza,
+            // then none); 4 transitions of 2 messages.
+            let lines = try await Self.lines(received, count: 3 + 2 * 11 + 8)
+            #expect(lines.count == 33, "\(lines.map { $0["topic"] ?? "" })")
             for device in ["phone", "tracker"] {
                 let tracker = try #require(lines.first { $0["topic"] as? String == "homeassistant/device_tracker/waymark_\(device)/config" })
                 #expect(tracker["ok"] as? Bool == true, "\(tracker)")
@@ -224,6 +232,9 @@ import WaymarkTestSupport
                 let configIndex = lines.firstIndex { $0["topic"] as? String == "homeassistant/device_tracker/waymark_\(device)/config" }
                 let firstPosition = lines.firstIndex { $0["topic"] as? String == attributesTopic }
                 #expect(configIndex! < firstPosition!)
+                // Its state is the device's place (HomeAssistantPlaceTests has nested regions).
+                let trackerStates = lines.filter { $0["topic"] as? String == "waymark/device/\(device)/state" }.compactMap { $0["payload"] as? String }
+                #expect(trackerStates == ["plaza", "not_home"], "\(device)")
             }
             let states = lines.filter { $0["topic"] as? String == stateTopic }.compactMap { $0["payload"] as? String }
             #expect(states.first == "OFF" && states.contains("ON") && states.last == "OFF" && states.count == 5, "\(states)")
@@ -243,7 +254,7 @@ import WaymarkTestSupport
                 print(json.dumps(seen))
                 """, ["\(brokerPort)"])
             let retained = try #require(try JSONSerialization.jsonObject(with: Data(late.stdout.utf8)) as? [String: [Any]], "\(late.stderr)")
-            #expect(retained.count == 7, "3 configs, 2 positions, state and attributes: \(retained.keys.sorted())")
+            #expect(retained.count == 9, "3 configs, 2 positions, 2 trackers' states, state and attributes: \(retained.keys.sorted())")
             // A live subscriber's copy has MQTT's retain flag clear; a new subscription's is set.
             #expect(retained.values.allSatisfy { $0.first as? Bool == true })
             #expect(retained[stateTopic]?.last as? String == "OFF")

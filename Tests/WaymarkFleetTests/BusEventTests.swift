@@ -22,6 +22,19 @@ import WaymarkCore
         #expect(event.record == Self.record, "the record goes out byte for byte")
     }
 
+    /// A place change's region is its new place, as in the single daemon's history, so the
+    /// outputs' region filter and Home Assistant's tracker state read it alike.
+    @Test func aPlaceChangesRegionIsItsNewPlace() throws {
+        let home = try BusEvent.decode(
+            subject: "waymark.event.walker",
+            payload: Array(#"{"kind":"place","place":"home","previous":"city","time":"2026-06-01T08:00:00Z","latitude":47,"longitude":8}"#.utf8), sequence: 7)
+        #expect(home.kind == .place && home.region == "home" && home.transition == nil)
+        let none = try BusEvent.decode(
+            subject: "waymark.event.walker",
+            payload: Array(#"{"kind":"place","place":null,"previous":"home","time":"2026-06-01T08:00:00Z","latitude":47,"longitude":8}"#.utf8), sequence: 8)
+        #expect(none.region == nil)
+    }
+
     @Test func anEventWithoutAPositionHasNone() throws {
         let event = try BusEvent.decode(
             subject: "waymark.event.walker", payload: Array(#"{"kind":"gap","time":"2026-06-01T08:00:00Z"}"#.utf8), sequence: 1)

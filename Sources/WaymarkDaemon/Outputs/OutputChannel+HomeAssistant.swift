@@ -8,7 +8,8 @@ extension OutputChannel {
     /// a device's tracker the first time this run publishes for the device, a region's sensor
     /// the first time for a region imported since. A transition publishes its region's
     /// presence as the store has it then (the state committed with the event, or a later one):
-    /// retained state only needs the newest to be right.
+    /// retained state only needs the newest to be right. A place change publishes the device
+    /// tracker's state: the place, or `not_home` for none or a region the filter leaves out.
     static func homeAssistant(_ output: Output, sender: MQTTSender, base: String, context: OutputContext) -> OutputChannel {
         let announced = Announced()
         let retry = DeliveryRetry(output: output.name, keep: .seconds(output.keepSeconds), activity: context.activity, logger: context.logger)
@@ -37,22 +38,27 @@ extension OutputChannel {
             if outcome != .delivered { announced.forget("region\n" + region) }
             return outcome
         }
-        @Sendable func tracker(of device: String) -> [HomeAssistantFormat.Message] {
-            announced.first("device\n" + device) ? [HomeAssistantFormat.trackerDiscovery(device: device, base: base)] : []
+        /// A device's message, after its tracker's discovery the first time.
+        @Sendable func publish(_ message: HomeAssistantFormat.Message, of device: String) async -> DeliveryOutcome {
+            let first = announced.first("device\n" + device)
+            let outcome = await publish((first ? [HomeAssistantFormat.trackerDiscovery(device: device, base: base)] : []) + [message])
+            if outcome != .delivered, first { announced.forget("device\n" + device) }
+            return outcome
         }
 
         return OutputChannel(
             sendEvent: { _, event in
+                if event.kind == .place {
+                    let place = event.region.flatMap { output.filter.regions.isEmpty || output.filter.regions.contains($0) ? $0 : nil }
+                    return await publish(HomeAssistantFormat.trackerState(device: event.device, place: place, base: base), of: event.device)
+                }
                 guard event.kind == .region || event.kind == .beacon, event.transition != "dwell", let region = event.region else {
                     return .delivered  // only transitions change a presence sensor
                 }
                 return await presence(of: region, name: nil)
             },
             publishLocation: { fix in
-                let announcement = tracker(of: fix.device)
-                let outcome = await publish(announcement + [HomeAssistantFormat.location(fix, base: base)])
-                if outcome != .delivered, !announcement.isEmpty { announced.forget("device\n" + fix.device) }
-                return outcome
+                await publish(HomeAssistantFormat.location(fix, base: base), of: fix.device)
             },
             prepare: {
                 let regions: [(identifier: String, name: String?, beacon: Bool)]

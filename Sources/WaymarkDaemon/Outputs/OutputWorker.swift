@@ -48,7 +48,7 @@ struct OutputWorker: Sendable {
                 guard await wake.next() != nil else { break }  // woken by a commit, or shutting down
                 continue
             }
-            if await deliver(batch.filter(output.filter.matches)) == .stop {
+            if await deliver(batch.filter(output.wants)) == .stop {
                 await save(&progress, force: true)
                 return
             }

@@ -15,6 +15,8 @@ enum BusEvent {
         var kind: String
         var time: String
         var region: String?
+        /// A place change's new place: its region, as the single daemon's history has it.
+        var place: String?
         var transition: String?
         var latitude: Double?
         var longitude: Double?
@@ -36,7 +38,8 @@ enum BusEvent {
         guard let time = Timestamp(rfc3339: fields.time) else { throw Problem(description: "time '\(fields.time)' is not RFC 3339") }
         let coordinate = fields.latitude.flatMap { latitude in fields.longitude.map { Coordinate(latitude: latitude, longitude: $0) } }
         return OutputEvent(
-            sequence: Int64(sequence), device: device, time: time, kind: kind, region: fields.region, transition: fields.transition,
+            sequence: Int64(sequence), device: device, time: time, kind: kind, region: kind == .place ? fields.place : fields.region,
+            transition: fields.transition,
             record: String(decoding: payload, as: UTF8.self), coordinate: coordinate)
     }
 }

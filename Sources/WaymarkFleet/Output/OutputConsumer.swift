@@ -92,7 +92,7 @@ struct OutputConsumer: Sendable {
                     metadata: ["output": "\(output.name)", "sequence": "\(message.streamSequence)", "error": "\(error)"])
                 return nil
             }
-        }.filter(output.filter.matches)
+        }.filter(output.wants)
     }
 
     /// A batch, its devices spread over the lanes, each device's events one after another.

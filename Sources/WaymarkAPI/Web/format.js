@@ -48,10 +48,12 @@ export function escapeHTML(value) {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** An event's one-line description: `enter forest`, `visit`, `significant change`. */
+/** An event's one-line description: `enter forest`, `place home`, `no place`, `visit`,
+ *  `significant change`. */
 export function describeEvent(entry) {
   const record = entry.record ?? entry;
   const kind = record.kind ?? entry.kind;
   if (record.transition && record.region) return `${record.transition} ${record.region}`;
+  if (kind === "place") return record.place ? `place ${record.place}` : "no place";
   return String(kind ?? "event").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }

@@ -38,6 +38,8 @@ import WaymarkTestSupport
         .init(method: .get, template: "/v1/events/{id}/explain", uri: "/v1/events/1/explain?format=text"),
         .init(method: .get, template: "/v1/events/{id}/explain", uri: "/v1/events/2/explain"),
         .init(method: .get, template: "/v1/events/{id}/explain", uri: "/v1/events/x/explain"),
+        .init(method: .get, template: "/v1/devices/{name}/disagreements", uri: "/v1/devices/phone/disagreements?from=2024-05-01T12:00:00Z&to=2024-05-02T12:00:00Z"),
+        .init(method: .get, template: "/v1/devices/{name}/disagreements", uri: "/v1/devices/phone/disagreements?from=2024-05-01T12:00:00Z"),
         .init(method: .get, template: "/v1/power", uri: "/v1/power"),
         .init(method: .get, template: "/v1/power", uri: "/v1/power?by=handler&since=2024-05-01T12:30:00Z"),
         .init(method: .get, template: "/v1/power", uri: "/v1/power?by=hour"),

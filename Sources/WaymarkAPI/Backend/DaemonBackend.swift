@@ -18,6 +18,10 @@ public protocol DaemonBackend: Sendable {
     /// Why the stored event `id` happened (docs/explain.md); nil when there is no such event.
     /// Throws `APIError` 422 `not-explainable` for an event no rule decided (a fix, a visit…).
     func explainEvent(id: Int64) async throws -> EventExplainAnswer?
+    /// A phone's reported transitions beside the server's for `from` ≤ time < `to`, as the JSON
+    /// answer of `GET /v1/devices/{name}/disagreements` (docs/devices.md, "Phone and server side
+    /// by side"); nil when there is no such device.
+    func disagreements(device: String, from: Timestamp, to: Timestamp, tolerance: Double) async throws -> String?
     /// The energy ledger's stored buckets of the hours ending after `since` (all when nil),
     /// brought up to date first (docs/semantics.md §4).
     func energy(since: Timestamp?) async throws -> [EnergyBucket]

@@ -101,6 +101,9 @@ public struct DaemonStatus: Sendable, Equatable {
         public static let handlerEventsQueued = "handlerEventsQueued"
         /// iBeacon advertisements from the beacon source.
         public static let advertisementsReceived = "advertisementsReceived"
+        /// Transitions a device reported itself (OwnTracks' `transition`) that disagreed, when
+        /// they arrived, with the server's confirmed state of the region (docs/devices.md).
+        public static let reportedRegionDisagreements = "reportedRegionDisagreements"
     }
 
     /// The daemon's version, e.g. `0.3.0`.

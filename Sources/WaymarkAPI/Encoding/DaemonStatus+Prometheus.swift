@@ -57,6 +57,8 @@ extension DaemonStatus {
         Counter.fixesDropped: "Fixes refused by validation since start.",
         Counter.handlersRun: "Event handler processes started since start.",
         Counter.handlersFailed: "Event handler processes that failed since start.",
+        Counter.reportedRegionDisagreements:
+            "Region transitions devices reported themselves that disagreed with the server's state when they arrived, since start.",
     ]
 
     /// `fixesRecorded` → `fixes_recorded`; anything outside `[a-zA-Z0-9_]` becomes `_`.

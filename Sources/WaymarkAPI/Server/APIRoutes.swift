@@ -159,6 +159,7 @@ extension APIServer {
         addDeviceRoutes(to: &routes, backend: backend, configuration: configuration)
         addExportRoutes(to: &routes, backend: backend)
         addExplainRoutes(to: &routes, backend: backend)
+        addDisagreementRoutes(to: &routes, backend: backend)
         addWebRoutes(to: &routes, configuration: configuration)
         addOutputRoutes(to: &routes, backend: backend, configuration: configuration)
 

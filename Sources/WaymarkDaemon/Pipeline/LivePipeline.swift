@@ -168,6 +168,11 @@ public actor LivePipeline {
         case .tick(let time):
             run(.tick(time), into: &batch)
         case .reported(let event):
+            if event.kind == .reportedRegion, let region = event.region, let transition = event.transition,
+                device.disagrees(withReported: transition, of: region)
+            {
+                batch.count(DaemonStatus.Counter.reportedRegionDisagreements)
+            }
             batch.add(event)
         case .accessory(let change, let device):
             logger.notice("Accessory \(change.rawValue)", metadata: ["device": "\(device ?? "-")"])

@@ -72,9 +72,9 @@ public enum ReportedTransitionMatcher {
     /// phone decides on its platform's geofencing (iOS and Android wake an app minutes late and
     /// wait for their own dwell), the server on the fixes the phone sends, which arrive as the
     /// phone's reporting interval allows; a few minutes apart is the same event.
-    public static let defaultTolerance = Duration.seconds(300)
+    public static let defaultTolerance = 300.0
 
-    /// Compares `phone` with `server`, both any order.
+    /// Compares `phone` with `server`, both any order; `tolerance` in seconds.
     ///
     /// Per region and transition, each phone report takes the nearest server transition within
     /// `tolerance` (the nearest pairs first). A phone report left over is `serverLater` or
@@ -85,10 +85,9 @@ public enum ReportedTransitionMatcher {
     /// only its own waypoints, so the server's other regions say nothing about it.
     public static func compare(
         phone: [SideTransition], server: [SideTransition], monitored: Set<String>,
-        tolerance: Duration = defaultTolerance
+        tolerance: Double = defaultTolerance
     ) -> TransitionComparison {
-        let limit = Int64(tolerance.components.seconds) * 1_000_000_000
-            + tolerance.components.attoseconds / 1_000_000_000
+        let limit = Int64(tolerance * 1e9)
         let phone = phone.sorted { $0.time < $1.time }
         let reportedRegions = Set(phone.map(\.region))
         let server = server.filter { reportedRegions.contains($0.region) }.sorted { $0.time < $1.time }

@@ -192,11 +192,12 @@ import WaymarkTestSupport
             #expect(osmandOther.status == 403)
 
             #expect(try await rig.history(["--device", "phone"]).isEmpty, "a refused request stored something")
-            #expect(try await rig.history(["--device", "tracker"]).count == 1, "a refused request stored something")
+            // The one accepted fix, and the place it establishes: in the plaza (docs/semantics.md §3.7).
+            #expect(try await rig.history(["--device", "tracker"]).count == 2, "a refused request stored something")
             // The daemon still serves the devices after all that.
             let fine = try await rig.curl("/v1/osmand", ["-X", "POST", "--data", "id=tracker&lat=47&lon=8&timestamp=\(time)000&token=ignored", "-H", "Authorization: Bearer \(rig.trackerSecret)"])
             #expect(fine.status == 200, "\(fine.body)")
-            #expect(try await rig.history(["--device", "tracker"]).count == 2)
+            #expect(try await rig.history(["--device", "tracker"]).count == 3)
 
             // Status and metrics count each device's fixes and refusals by reason; refusals
             // before authentication under "-", never under a name a stranger claimed.

@@ -9,7 +9,9 @@ import WaymarkStore
 /// `waymark explain --device NAME --from T --to T`: a phone's own reported transitions beside
 /// the server's (issue 38, item 5; docs/devices.md, "Phone and server side by side").
 struct ExplainDisagreementOptions: ParsableArguments {
+    /// Follows the event mode's discussion in `waymark explain --help`, after a blank line.
     static let discussion = """
+
         With --device NAME --from T --to T instead of EVENT: pairs the transitions an OwnTracks \
         phone reported itself (reportedRegion) with the server's region and beacon transitions of \
         the same region within --tolerance seconds (default 300), and prints each one without a \

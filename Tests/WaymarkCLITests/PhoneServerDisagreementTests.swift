@@ -74,6 +74,16 @@ import WaymarkTestSupport
             #expect(object["agreed"] as? Int == 1)
             let listed = try #require(object["disagreements"] as? [[String: Any]])
             #expect(listed.compactMap { $0["reason"] as? String } == ["serverHeld", "unknownRegion"])
+            // …valid against the document's schema (python3-yaml and python3-jsonschema, as the
+            // OpenAPI conformance test; its fake daemon answers this route with 404 only).
+            let answerFile = try rig.directory.write("answer.json", answer.stdout)
+            let validated = try await runProcess(URL(fileURLWithPath: "/usr/bin/python3"), [
+                "-c",
+                "import json, sys, yaml, jsonschema; spec = yaml.safe_load(open(sys.argv[1])); "
+                    + "jsonschema.validate(json.load(open(sys.argv[2])), spec['components']['schemas']['Disagreements'])",
+                ProjectPaths.repositoryRoot.appendingPathComponent("docs/openapi.yaml").path, answerFile,
+            ])
+            #expect(validated.status == 0, "\(validated.stderr)")
             // Within a tolerance of 10 s the phone's entry, 45 s after it set out, no longer agrees.
             let strict = try await runWaymark(
                 ["explain", "--device", "phone", "--from", from, "--to", to, "--tolerance", "10", "--db", rig.db])

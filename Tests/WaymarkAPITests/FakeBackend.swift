@@ -74,7 +74,7 @@ final class FakeBackend: DaemonBackend {
     /// An inferred crossing's explanation, as the daemon writes one (docs/explain.md).
     static let sampleExplanation = EventExplainAnswer(
         json: #"{"event":{"id":1,"device":"local","kind":"region","transition":"exit","region":"park","time":"2024-05-01T12:00:45Z","confirmedAt":"2024-05-01T12:01:00Z","record":{"kind":"region","transition":"exit","region":"park","time":"2024-05-01T12:00:45Z","latitude":52,"longitude":4.0012,"confirmedAt":"2024-05-01T12:01:00Z","crossed":true}},"#
-            + #""reproduced":true,"mismatch":null,"rule":"crossed","estimated":false,"confirmedAt":"2024-05-01T12:01:00Z","margin":10,"delay":20,"startState":"outside","window":{"from":"2024-05-01T11:50:00Z","to":"2024-05-01T12:01:30Z"},"#
+            + #""reproduced":true,"mismatch":null,"rule":"crossed","estimated":false,"confirmedAt":"2024-05-01T12:01:00Z","margin":10,"delay":20,"startState":"outside","window":{"from":"2024-05-01T11:50:00Z","to":"2024-05-01T12:01:30Z"},"fixes":2,"#
             + #""before":[{"time":"2024-05-01T12:00:00Z","latitude":52,"longitude":3.9956,"horizontalAccuracy":5,"inside":false,"edgeDistance":250}],"#
             + #""after":[{"time":"2024-05-01T12:01:00Z","latitude":52,"longitude":4.0044,"horizontalAccuracy":null,"inside":false,"edgeDistance":250}],"omittedAfter":0,"#
             + #""path":{"from":{"time":"2024-05-01T12:00:00Z","latitude":52,"longitude":3.9956,"horizontalAccuracy":5,"inside":false,"edgeDistance":250},"to":{"time":"2024-05-01T12:01:00Z","latitude":52,"longitude":4.0044,"horizontalAccuracy":null,"inside":false,"edgeDistance":250},"#

@@ -88,6 +88,30 @@ import WaymarkStore
         #expect(explanation.text.contains("<- confirmed"))
     }
 
+    @Test func anExitMinutesAfterTheEntryIsRecomputedFromBeforeTheEntry() throws {
+        // In, two minutes at the centre, out: the window (10 minutes before the exit) starts
+        // before the entry, so the region starts outside and the recomputation makes both.
+        var fixes = Self.walk(from: -400, to: 0, speed: 1.4, interval: 1)
+        let stop = fixes.last!.time!
+        for second in 1...120 { fixes.append(Fix(time: stop.adding(seconds: Double(second)), coordinate: Self.centre, horizontalAccuracy: 5)) }
+        for fix in Self.walk(from: 0, to: 400, speed: 1.4, interval: 1).dropFirst() {
+            fixes.append(Fix(time: fix.time!.adding(seconds: stop.seconds(since: Self.start) + 120), coordinate: fix.coordinate, horizontalAccuracy: 5))
+        }
+        let events = try record(fixes, regions: [Self.circle("home", radius: 100)])
+        #expect(events.map(\.transition.kind) == [.enter, .exit])
+        let exit = try #require(events.last)
+        let explanation = try #require(try store.explainEvent(id: exit.id, regionConfiguration: RegionMonitor.Configuration()))
+        #expect(explanation.reproduced == true, "\(explanation.mismatch ?? "")")
+        #expect(explanation.startState == "outside")
+        #expect(explanation.recomputed.map(\.kind) == [.enter, .exit])
+        #expect(explanation.before.allSatisfy { $0.inside })
+        #expect(explanation.after.first.map { !$0.inside && $0.edgeDistance > 0 } == true)
+        let window = try #require(explanation.window)
+        #expect(window.from == exit.transition.fix.time!.adding(seconds: -600))
+        #expect(window.to == exit.transition.confirmedAt!.adding(seconds: 30))
+        #expect(explanation.fixes == fixes.filter { $0.time! >= window.from && $0.time! < window.to }.count)
+    }
+
     @Test func anInferredCrossingShowsTheStraightPath() throws {
         // Two fixes a minute apart, 300 m either side of a 50 m circle: neither inside.
         let fixes = [

@@ -6,16 +6,16 @@ import WaymarkRegions
 import WaymarkStore
 
 extension WaymarkStore {
-    /// How far back the region's previous transition is looked for (it bounds the warm-up and
-    /// gives the restored state its start).
+    /// How far before the window the region's latest transition is looked for (it gives the
+    /// restored state its side and start).
     static let previousTransitionLookBack = 86_400.0
 
     /// Explains the stored event `id` (docs/explain.md): a region event by recomputing it with the
     /// daemon's pipeline from the device's stored fixes, a beacon event from its record. Nil when
     /// there is no such event.
     ///
-    /// Reads the event by id, the region's previous events in a day's range and the device's
-    /// fixes in the window (each a range scan of a time index), and the regions.
+    /// Reads the event by id, the region's earlier events in the day before the window and the
+    /// device's fixes in the window (each a range scan of a time index), and the regions.
     ///
     /// - Parameter regionConfiguration: the region engine's rules the daemon runs with
     ///   (`DaemonConfiguration.regionConfiguration`: `regions.crossing_gap`).
@@ -33,20 +33,25 @@ extension WaymarkStore {
             explanation.mismatch = "no region \"\(subject.region)\" is stored now: the event cannot be recomputed"
             return explanation
         }
-        // The latest enter or exit of the region confirmed before the event's time: since then the
-        // region has been on the event's old side.
+        // The region's state when the window begins: its latest enter or exit confirmed by
+        // then, and whether that stay had its dwell.
+        let window = EventExplainer.window(for: subject, configuration: regionConfiguration)
         let earlier = try regionEvents(
-            device: subject.device, region: subject.region, from: subject.time.adding(seconds: -Self.previousTransitionLookBack),
-            to: subject.time, limit: 64)
-        let previous = try earlier.lazy.filter { $0.kind == .region && $0.transition != .dwell }.map { try Self.subject($0).0 }
-            .first { ($0.confirmedAt ?? $0.time) <= subject.time }
+            device: subject.device, region: subject.region, from: window.from.adding(seconds: -Self.previousTransitionLookBack),
+            to: subject.time, limit: 64
+        ).filter { $0.kind == .region }.map(Self.subject)
+        let confirmed = earlier.filter { ($0.0.confirmedAt ?? $0.0.time) <= window.from }
+        let latest = confirmed.first { $0.0.transition != .dwell }
+        let dwelled = latest.map { latest in confirmed.contains { $0.0.transition == .dwell && $0.0.time >= latest.0.time } } ?? false
         let monitors = RegionMonitors(regions, configuration: regionConfiguration)
-        let window = EventExplainer.window(
-            for: subject, previousConfirmation: previous.map { $0.confirmedAt ?? $0.time }, configuration: regionConfiguration)
         let fixes = try fixes(device: subject.device, from: window.from, to: window.to)
-        return EventExplainer.explain(
-            subject, monitors: monitors, options: region.options,
-            before: EventExplainer.stateBefore(subject, crossed: crossed, since: previous?.time), fixes: fixes, window: window)
+        // Without one, the side the window's first transition (this event, or one before it
+        // confirmed inside the window) started from.
+        let first = earlier.last { ($0.0.confirmedAt ?? $0.0.time) > window.from && $0.0.transition != .dwell } ?? (subject, crossed)
+        let before = EventExplainer.state(
+            of: first.0, crossed: first.1,
+            latest: latest.map { EventExplainer.Earlier(kind: $0.0.transition, time: $0.0.time, crossed: $0.crossed) }, dwelled: dwelled)
+        return EventExplainer.explain(subject, monitors: monitors, options: region.options, before: before, fixes: fixes, window: window)
     }
 
     /// The event as the explainer takes it, and whether its record says `crossed`.

@@ -2,9 +2,9 @@ import WaymarkCore
 import WaymarkRegions
 
 /// Explains a stored region event by recomputing it (docs/explain.md): the region is restored
-/// to the side it was on before the transition, the device's stored fixes around the event go
-/// through a `DevicePipeline` built as the daemon builds its own, and the transition the
-/// pipeline reports for the same region, kind and stamped time is the answer.
+/// to the state it had when the window of fixes begins, the device's stored fixes from there to
+/// after the event go through a `DevicePipeline` built as the daemon builds its own, and the
+/// transition the pipeline reports for the same region, kind and stamped time is the answer.
 ///
 /// It states no rule of its own: the rule, `estimated` and the confirmation come from the
 /// pipeline's `RegionTransition`; the explainer only reads distances to the edge from the
@@ -13,27 +13,47 @@ import WaymarkRegions
 ///
 /// Pure: the caller reads the event, the regions and the fixes (`window`) from its store.
 public enum EventExplainer {
-    /// The fixes to read for `event`: from the warm-up before its stamped time (no earlier than
-    /// just after `previousConfirmation`, the confirmation of the region's previous transition
-    /// for this device, when the state was last the old side's) to a little after its
-    /// confirmation. Half-open `[from, to)`.
+    /// The fixes to read for `event`: from the warm-up before its stamped time (10 minutes, or
+    /// the configuration's crossing gap if longer, so an inferred crossing's first sparse fix is
+    /// in) to a little after its confirmation. Half-open `[from, to)`.
     public static func window(
-        for event: EventExplanation.Subject, previousConfirmation: Timestamp?, configuration: RegionMonitor.Configuration
+        for event: EventExplanation.Subject, configuration: RegionMonitor.Configuration
     ) -> (from: Timestamp, to: Timestamp) {
-        var from = event.time.adding(seconds: -max(EventExplanation.warmUp, configuration.maximumCrossingGap))
-        if let previous = previousConfirmation, previous >= from {
-            from = Timestamp(nanosecondsSince1970: previous.nanosecondsSince1970 + 1)
-        }
+        let from = event.time.adding(seconds: -max(EventExplanation.warmUp, configuration.maximumCrossingGap))
         let to = (event.confirmedAt ?? event.time).adding(seconds: EventExplanation.tail)
         return (from, to)
     }
 
-    /// The side a region was on just before `event`: inside before an exit or a dwell, outside
-    /// before an entry and before an inferred crossing (whose region stays outside), with the
-    /// state's start (`since`, the previous transition's stamped time).
-    public static func stateBefore(_ event: EventExplanation.Subject, crossed: Bool, since: Timestamp?) -> SavedRegionState {
-        let inside = !crossed && event.transition != .enter
-        return SavedRegionState(identifier: event.region, inside: inside, since: since, dwelled: event.transition != .dwell)
+    /// A stored transition of the region before the window: what its state was when the window
+    /// began.
+    public struct Earlier: Sendable, Equatable {
+        public var kind: RegionTransition.Kind
+        /// Its stamped time.
+        public var time: Timestamp
+        /// An inferred crossing (the region stayed outside).
+        public var crossed: Bool
+
+        public init(kind: RegionTransition.Kind, time: Timestamp, crossed: Bool) {
+            self.kind = kind
+            self.time = time
+            self.crossed = crossed
+        }
+    }
+
+    /// The region's state when the window begins: the side its latest enter or exit confirmed
+    /// by then left it on (`latest`; an inferred crossing leaves it outside), from that
+    /// transition's time, with `dwelled` saying whether that stay had its dwell; with no such
+    /// transition stored, the side the event left (outside before an entry or an inferred
+    /// crossing, inside before an exit or a dwell), from an unknown time.
+    public static func state(
+        of event: EventExplanation.Subject, crossed: Bool, latest: Earlier?, dwelled: Bool
+    ) -> SavedRegionState {
+        guard let latest else {
+            let inside = !crossed && event.transition != .enter
+            return SavedRegionState(identifier: event.region, inside: inside, since: nil, dwelled: event.transition != .dwell)
+        }
+        let inside = latest.kind == .enter && !latest.crossed
+        return SavedRegionState(identifier: event.region, inside: inside, since: latest.time, dwelled: dwelled)
     }
 
     /// Recomputes `event` from `fixes` (the device's stored fixes in `window`, in time order).
@@ -41,7 +61,7 @@ public enum EventExplainer {
     /// - Parameters:
     ///   - monitors: the monitors the daemon builds for its regions and region configuration.
     ///   - options: the region's options (its delays).
-    ///   - before: the region's state before the event (`stateBefore`).
+    ///   - before: the region's state when the window begins (`state(of:crossed:latest:dwelled:)`).
     ///   - window: the range `fixes` were read from.
     public static func explain(
         _ event: EventExplanation.Subject, monitors: RegionMonitors, options: RegionOptions, before: SavedRegionState, fixes: [Fix],
@@ -49,6 +69,7 @@ public enum EventExplainer {
     ) -> EventExplanation {
         var explanation = EventExplanation(event: event, reproduced: false)
         explanation.window = window
+        explanation.fixes = fixes.count
         let index = monitors.geographic.index
         guard let region = (0..<index.count).first(where: { index.identifier(at: $0) == event.region }) else {
             explanation.mismatch = "no region \"\(event.region)\" is stored now: the event cannot be recomputed"

@@ -5,7 +5,7 @@ extension EventExplanation {
     /// The answer of `GET /v1/events/{id}/explain` and `waymark explain --json`, one compact
     /// object (docs/explain.md names every member):
     /// `{"event":{…,"record":{…}},"reproduced":true,"mismatch":null,"rule":"margin",
-    /// "estimated":false,"confirmedAt":…,"margin":…,"delay":…,"startState":…,"window":{…},
+    /// "estimated":false,"confirmedAt":…,"margin":…,"delay":…,"startState":…,"window":{…},"fixes":…,
     /// "before":[…],"after":[…],"omittedAfter":0,"path":null,"recomputed":[…],"notes":[…]}`.
     public var json: String {
         var json = JSONObjectWriter()
@@ -26,6 +26,7 @@ extension EventExplanation {
         } else {
             json.addRaw("window", "null")
         }
+        json.add("fixes", fixes)
         json.addRaw("before", "[" + before.map(Self.object).joined(separator: ",") + "]")
         json.addRaw("after", "[" + after.map(Self.object).joined(separator: ",") + "]")
         json.add("omittedAfter", omittedAfter)

@@ -105,6 +105,8 @@ public struct EventExplanation: Sendable, Equatable {
     public var exitTimeout: Double?
     /// What could not be checked, and why.
     public var notes: [String] = []
+    /// Fixes fed to the recomputation (the window's).
+    public var fixes = 0
 
     public init(event: Subject, reproduced: Bool?, mismatch: String? = nil) {
         self.event = event

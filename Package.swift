@@ -151,7 +151,7 @@ let package = Package(
             ],
             // The web page's files, compiled into the binary by SwiftPM (`PackageResources`,
             // served through `WebAssets`): a copied `waymark` serves the page with nothing beside it.
-            resources: ["api.js", "app.css", "app.js", "charts.js", "format.js", "handlers.js", "history.js", "icon.svg", "index.html", "live.js",
+            resources: ["api.js", "app.css", "app.js", "charts.js", "explain.js", "format.js", "handlers.js", "history.js", "icon.svg", "index.html", "live.js",
                 "map.js", "regions.js"].map { .embedInCode("Web/\($0)") }),
         // `waymark serve`: configuration, the live pipeline (gpsd or replay → store → engine →
         // events), signals, as services in one ServiceGroup.

@@ -5,6 +5,7 @@ real daemon replaying a track, and checks what issue 20 asks of it:
 - signing in with the TCP listener's token;
 - the live marker moving with the stream;
 - a region entry appearing in the event list and recolouring the region;
+- a live region entry's "why?" showing the daemon's explanation, reproduced;
 - the history view for a range showing as many points and events as `waymark history`;
 - a GeoJSON file imported through the page appearing in `waymark regions list`;
 - every request the page made being a documented endpoint (docs/openapi.yaml) or the page's files;
@@ -87,6 +88,15 @@ def run(driver, args):
             f"region {region} drawn as inside")
         fill = driver.execute_script("const p = document.querySelector(`#map path[data-region='${arguments[0]}']`); return p && p.getAttribute('fill')", region)
         check(state and fill == "#2e7d32", f"region {region} was not recoloured (fill {fill})")
+        # "why?" beside it: the daemon recomputes the entry from the stored fixes (docs/explain.md).
+        why = entry[0].find_elements(By.CSS_SELECTOR, "button.why")
+        check(bool(why), "the region entry has no why? button")
+        if why:
+            why[0].click()
+            shown = wait(driver, 15, lambda d: d.execute_script(
+                "const p = arguments[0].querySelector('pre.explanation'); return p && p.dataset.reproduced", entry[0]), "the entry's explanation")
+            text = driver.execute_script("const p = arguments[0].querySelector('pre.explanation'); return p && p.textContent", entry[0])
+            check(shown == "yes" and "rule: " in (text or ""), f"the entry's explanation: {text}")
 
     # History: the range's points and events, as `waymark history` counts them. Wait until the
     # replay is past the range's end, so both count the same records.

@@ -8,6 +8,7 @@ import * as api from "./api.js";
 import { colours, fit } from "./map.js";
 import { describeEvent, distance, duration, element, textContent, time } from "./format.js";
 import { elevationProfile } from "./charts.js";
+import { whyButton } from "./explain.js";
 
 /** `datetime-local` value (local time, seconds) ⇄ RFC 3339 UTC. */
 function localValue(date) {
@@ -59,8 +60,13 @@ export class HistoryView {
     summary.dataset.points = fixes.length;
     summary.dataset.events = eventItems.length;
     summary.classList.remove("muted");
-    events.replaceChildren(...eventItems.map((entry) => element("li", { "data-kind": entry.kind },
-      element("time", { datetime: entry.time, text: time(entry.time) }), " ", element("strong", { text: describeEvent(entry) }))));
+    events.replaceChildren(...eventItems.map((entry) => {
+      const item = element("li", { "data-kind": entry.kind },
+        element("time", { datetime: entry.time, text: time(entry.time) }), " ", element("strong", { text: describeEvent(entry) }));
+      const why = whyButton(entry);
+      if (why) item.append(" ", why);
+      return item;
+    }));
     this.parts.downloads.hidden = fixes.length === 0;
     await this.statistics(fixes.length > 0);
     this.parts.profile.hidden = !elevationProfile(this.parts.profileChart, fixes);

@@ -4,6 +4,7 @@
 /* global L */
 import { colours } from "./map.js";
 import { describeEvent, element, textContent, time } from "./format.js";
+import { whyButton } from "./explain.js";
 
 const maximumEvents = 200;
 
@@ -77,6 +78,8 @@ export class LiveView {
       element("strong", { text: describeEvent(entry) }), " ",
       element("span", { class: "muted", text: entry.device ?? "local" }));
     item.dataset.source = source;
+    const why = whyButton(entry);
+    if (why) item.append(" ", why);
     if (entry.region) item.dataset.region = entry.region;
     if (entry.transition) item.dataset.transition = entry.transition;
     this.eventList.prepend(item);

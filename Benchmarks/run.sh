@@ -96,6 +96,8 @@ echo "# Handlers: event latency to a running handler, cold launch to first event
 
 echo "# Beacons: iBeacon advertisements through parsing (baseline), the beacon monitor, and ranging" >&2
 "$waymark" bench beacons --packets "$([ "$repeat" = 1 ] && echo 100000 || echo 1000000)" --repeat "$repeat"
+echo "# Explain: an event recomputed from a history of a million fixes" >&2
+"$waymark" bench explain --fixes "$([ "$repeat" = 1 ] && echo 100000 || echo 1000000)" --repeat "$repeat"
 
 echo "# Power-aware GNSS sampling against continuous tracking, every timed shared track, seeded regions" >&2
 /usr/bin/python3 Benchmarks/power.py "$waymark" --data "$shared" $([ "$repeat" = 1 ] && echo "--per-km 0.5 --seed 1")

@@ -112,6 +112,23 @@ import WaymarkStore
         #expect(explanation.fixes == fixes.filter { $0.time! >= window.from && $0.time! < window.to }.count)
     }
 
+    @Test func fixesAreFedInTheOrderTheyWereRecorded() throws {
+        // While the entry is pending, a late fix stamped then but 20 m outside arrives after
+        // the confirmation: the gate dropped it (time went backwards). Fed in time order instead
+        // it would have been admitted and cancelled the pending entry.
+        var fixes = Self.walk(from: -400, to: 0, speed: 1.4, interval: 1)
+        let late = Fix(
+            time: fixes[220].time!.adding(seconds: 0.5), coordinate: Geodesic.destination(from: Self.centre, azimuth: 270, distance: 120),
+            horizontalAccuracy: 5)
+        fixes.insert(late, at: 250)
+        let events = try record(fixes, regions: [Self.circle("home", radius: 100)])
+        let enter = try #require(events.first { $0.transition.kind == .enter })
+        #expect(enter.transition.fix.time! < late.time!)
+        let explanation = try #require(try store.explainEvent(id: enter.id, regionConfiguration: RegionMonitor.Configuration()))
+        #expect(explanation.reproduced == true, "\(explanation.mismatch ?? "")")
+        #expect(explanation.after.contains { $0.fix == late && $0.dropped == "timeBackwards" && !$0.inside })
+    }
+
     @Test func anInferredCrossingShowsTheStraightPath() throws {
         // Two fixes a minute apart, 300 m either side of a 50 m circle: neither inside.
         let fixes = [

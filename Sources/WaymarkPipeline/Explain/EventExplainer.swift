@@ -56,7 +56,8 @@ public enum EventExplainer {
         return SavedRegionState(identifier: event.region, inside: inside, since: latest.time, dwelled: dwelled)
     }
 
-    /// Recomputes `event` from `fixes` (the device's stored fixes in `window`, in time order).
+    /// Recomputes `event` from `fixes` (the device's stored fixes in `window`, in the order they
+    /// were recorded).
     ///
     /// - Parameters:
     ///   - monitors: the monitors the daemon builds for its regions and region configuration.

@@ -15,15 +15,17 @@ extension WaymarkStore {
         }
     }
 
-    /// A device's fixes with `from` ≤ time < `to`, in time order: one range scan of the fixes'
-    /// time index (`fixes_by_time`) with the device as a filter, so reading a few minutes costs
-    /// the same in a history of a million fixes as in one of a thousand (BENCHMARKS.md, explain).
+    /// A device's fixes with `from` ≤ time < `to`, in the order they were recorded (the order
+    /// the daemon's pipeline saw them, a late fix after those recorded before it): one range scan
+    /// of the fixes' time index (`fixes_by_time`) with the device as a filter, so reading a few
+    /// minutes costs the same in a history of a million fixes as in one of a thousand
+    /// (BENCHMARKS.md, explain).
     public func fixes(device: String, from: Timestamp, to: Timestamp) throws -> [Fix] {
-        var fixes: [Fix] = []
+        var fixes: [StoredFix] = []
         try history(HistoryQuery(from: from, to: to, kinds: [.fix], devices: [device])) { item in
-            if case .fix(let stored) = item { fixes.append(stored.fix) }
+            if case .fix(let stored) = item { fixes.append(stored) }
         }
-        return fixes
+        return fixes.sorted { $0.id < $1.id }.map(\.fix)
     }
 
     /// A device's events of the region `region` with `from` ≤ time < `to`, the latest first, at

@@ -15,7 +15,7 @@ extension RegionMonitor {
         }
         for change in pending {
             guard let start = change.fix.time else { return now }
-            consider(start.adding(seconds: hold[Int(change.region)]))
+            consider(start.adding(seconds: change.entering ? enterHold[Int(change.region)] : exitHold[Int(change.region)]))
         }
         for dwell in dwelling { consider(dwell.enteredAt.adding(seconds: loiter[Int(dwell.region)])) }
         return earliest

@@ -51,6 +51,15 @@ extension RegionMonitor {
                 continue
             }
             while k < pending.count && pending[k].region < region { k &+= 1 }
+            if let accuracy = fix.horizontalAccuracy, accuracy > worstAccuracy[Int(region)] {
+                // Too inaccurate for this region (`maxAccuracy`): the fix neither starts, cancels
+                // nor confirms its crossing.
+                if k < pending.count && pending[k].region == region {
+                    nextPending.append(pending[k])
+                    k &+= 1
+                }
+                continue
+            }
             var candidate = Pending(region: region, entering: entering, fix: fix)
             if k < pending.count && pending[k].region == region {
                 candidate = pending[k]
@@ -61,26 +70,42 @@ extension RegionMonitor {
                 }
                 if !candidate.deep { candidate.deep = isDeep(fix.coordinate, in: region) }
             }
-            if confirms(fix, candidate) { confirmed.append(candidate) } else { nextPending.append(candidate) }
+            if let rule = confirmation(of: candidate, by: fix) { confirmed.append((candidate, rule)) } else { nextPending.append(candidate) }
         }
+        // A pending crossing of a region the fix was too inaccurate to judge, now back on its
+        // old side, waits for a fix that can.
+        while k < pending.count {
+            if let accuracy = fix.horizontalAccuracy, accuracy > worstAccuracy[Int(pending[k].region)] {
+                nextPending.append(pending[k])
+            }
+            k &+= 1
+        }
+        nextPending.sort { $0.region < $1.region }
         swap(&pending, &nextPending)
-        for change in confirmed { apply(change, confirmedBy: fix, &update) }
+        for (change, rule) in confirmed { apply(change, confirmedBy: fix, rule: rule, &update) }
     }
 
     /// Whether `fix`, on the new side, confirms `pending` (hysteresis, hold, accuracy): the
     /// hysteresis depth may have been reached at an earlier fix of the crossing (`deep`); the
     /// accuracy is always this fix's.
-    private func confirms(_ fix: Fix, _ pending: Pending) -> Bool {
+    /// The rule by which `fix` confirms `pending`, or nil: the region's enter or exit delay
+    /// has held, and the fix is the margin past the edge (`margin`; waived once an earlier fix
+    /// of the crossing was, or after the settle time: `settled`) and its accuracy past it too.
+    /// Untimed fixes confirm on distance alone (`untimed`).
+    private func confirmation(of pending: Pending, by fix: Fix) -> RegionTransition.Rule? {
         let region = Int(pending.region)
         let accuracy = fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? 0
         var required = max(margin[region], accuracy)
+        var rule = RegionTransition.Rule.untimed
         if let now = fix.time, let start = pending.fix.time {
             let held = now.seconds(since: start)
-            if held < hold[region] { return false }
-            if held >= configuration.settleTime || pending.deep { required = accuracy }
+            if held < (pending.entering ? enterHold[region] : exitHold[region]) { return nil }
+            let settled = held >= configuration.settleTime
+            rule = pending.deep || !settled ? .margin : .settled
+            if settled || pending.deep { required = accuracy }
         }
-        if required <= 0 { return true }
-        return index.distanceToBoundary(ofRegionAt: region, from: fix.coordinate, limit: required) >= required
+        if required <= 0 { return rule }
+        return index.distanceToBoundary(ofRegionAt: region, from: fix.coordinate, limit: required) >= required ? rule : nil
     }
 
     /// Whether `coordinate` is at least the region's hysteresis distance from its boundary.
@@ -89,7 +114,7 @@ extension RegionMonitor {
         return depth <= 0 || index.distanceToBoundary(ofRegionAt: Int(region), from: coordinate, limit: depth) >= depth
     }
 
-    private mutating func apply(_ change: Pending, confirmedBy fix: Fix, _ update: inout RegionUpdate) {
+    private mutating func apply(_ change: Pending, confirmedBy fix: Fix, rule: RegionTransition.Rule, _ update: inout RegionUpdate) {
         let region = change.region
         if change.entering {
             insertSorted(region, into: &inside)
@@ -99,7 +124,7 @@ extension RegionMonitor {
             dwelling.removeAll { $0.region == region }
         }
         sinceByRegion[region] = change.fix.time?.nanosecondsSince1970 ?? Self.noTimeMark
-        update.transitions.append(transition(change.entering ? .enter : .exit, region, at: change.fix, confirmedAt: fix.time))
+        update.transitions.append(transition(change.entering ? .enter : .exit, region, at: change.fix, confirmedAt: fix.time, rule: rule))
     }
 
     /// Reports a dwell for each region whose loitering delay has passed with the device inside.

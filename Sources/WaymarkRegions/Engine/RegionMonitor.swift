@@ -94,10 +94,13 @@ public struct RegionMonitor: Sendable {
 
     public let index: RegionIndex
     public let configuration: Configuration
-    /// Per region: hysteresis metres, confirmation seconds, loitering delay (−1: none), flags.
+    /// Per region: margin (hysteresis) metres, enter and exit delays (s), loitering delay (−1:
+    /// none), the worst accuracy heeded (m), flags.
     let margin: [Double]
-    let hold: [Double]
+    let enterHold: [Double]
+    let exitHold: [Double]
     let loiter: [Double]
+    let worstAccuracy: [Double]
     let flags: [Flags]
 
     /// Regions confirmed inside, ascending.
@@ -119,7 +122,7 @@ public struct RegionMonitor: Sendable {
     public static let individualEstablishLimit = 64
     var pending: [Pending] = []
     var nextPending: [Pending] = []
-    var confirmed: [Pending] = []
+    var confirmed: [(Pending, RegionTransition.Rule)] = []
     var dwelling: [Dwell] = []
     var previous: (time: Timestamp?, coordinate: Coordinate)?
     var candidates: [Int32] = []
@@ -165,14 +168,18 @@ public struct RegionMonitor: Sendable {
         self.configuration = configuration
         let count = index.count
         var margin = [Double](repeating: 0, count: count)
-        var hold = [Double](repeating: configuration.confirmationTime, count: count)
+        var enterHold = [Double](repeating: configuration.confirmationTime, count: count)
+        var exitHold = enterHold
         var loiter = [Double](repeating: -1, count: count)
+        var worstAccuracy = [Double](repeating: .infinity, count: count)
         var flags = [Flags](repeating: [.notifyOnEntry, .notifyOnExit], count: count)
         for r in 0..<count {
             let option = options.isEmpty ? RegionOptions() : options[r]
             margin[r] = option.hysteresis
                 ?? min(configuration.maximumHysteresis, configuration.hysteresisFraction * index.characteristicSize(ofRegionAt: r))
-            if let time = option.confirmationTime { hold[r] = time }
+            enterHold[r] = option.enterDelay ?? option.confirmationTime ?? configuration.confirmationTime
+            exitHold[r] = option.exitDelay ?? option.confirmationTime ?? configuration.confirmationTime
+            if let limit = option.maxAccuracy { worstAccuracy[r] = limit }
             if let delay = option.loiteringDelay { loiter[r] = delay }
             var f: Flags = []
             if option.notifyOnEntry { f.insert(.notifyOnEntry) }
@@ -181,8 +188,10 @@ public struct RegionMonitor: Sendable {
             flags[r] = f
         }
         self.margin = margin
-        self.hold = hold
+        self.enterHold = enterHold
+        self.exitHold = exitHold
         self.loiter = loiter
+        self.worstAccuracy = worstAccuracy
         self.flags = flags
         unknown = (0..<Int32(count)).map { $0 }
         for buffer in [\RegionMonitor.inside, \.raw, \.rawPrevious, \.candidates] { self[keyPath: buffer].reserveCapacity(16) }
@@ -191,10 +200,10 @@ public struct RegionMonitor: Sendable {
         confirmed.reserveCapacity(16)
     }
 
-    /// Bytes besides the index: the per-region options (25 bytes a region, shared by copies of
+    /// Bytes besides the index: the per-region options (41 bytes a region, shared by copies of
     /// the monitor) and `stateFootprint`.
     public var memoryFootprint: Int {
-        (margin.count + hold.count + loiter.count) * 8 + flags.count + stateFootprint
+        (margin.count + enterHold.count + exitHold.count + loiter.count + worstAccuracy.count) * 8 + flags.count + stateFootprint
     }
 
     /// Bytes of one monitor's own state: the start times of states that began on their own,
@@ -202,7 +211,8 @@ public struct RegionMonitor: Sendable {
     public var stateFootprint: Int {
         sinceByRegion.capacity * 16
             + (inside.capacity + raw.capacity + rawPrevious.capacity + candidates.capacity + unknown.capacity) * 4
-            + (pending.capacity + nextPending.capacity + confirmed.capacity) * MemoryLayout<Pending>.stride
+            + (pending.capacity + nextPending.capacity) * MemoryLayout<Pending>.stride
+            + confirmed.capacity * MemoryLayout<(Pending, RegionTransition.Rule)>.stride
     }
 
     /// The hysteresis distance of the region at `index`, metres.
@@ -250,13 +260,13 @@ public struct RegionMonitor: Sendable {
 
     func transition(
         _ kind: RegionTransition.Kind, _ region: Int32, at fix: Fix, confirmedAt: Timestamp?, crossed: Bool = false,
-        initial: Bool = false
+        initial: Bool = false, rule: RegionTransition.Rule? = nil
     ) -> RegionTransition {
         let f = flags[Int(region)]
         let notifies = kind == .dwell || (kind == .enter ? f.contains(.notifyOnEntry) : f.contains(.notifyOnExit))
         return RegionTransition(
             kind: kind, regionIndex: region, identifier: index.identifier(at: Int(region)), fix: fix,
-            confirmedAt: confirmedAt, crossed: crossed, initial: initial, notifies: notifies)
+            confirmedAt: confirmedAt, crossed: crossed, initial: initial, notifies: notifies, rule: rule)
     }
 
     /// Time order; at one time exits, then enters, then dwells, each by identifier.

@@ -118,7 +118,7 @@ let package = Package(
             name: "WaymarkReplay",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore", "WaymarkServices", "WaymarkPower",
-                "WaymarkPipeline",
+                "WaymarkPipeline", "WaymarkSimulation",
                 "WaymarkBeacons", .product(name: "Logging", package: "swift-log"),
             ]),
         // Energy (docs/semantics.md §4): power profiles (declarative YAML), the pure energy ledger, and the
@@ -209,7 +209,10 @@ let package = Package(
         .testTarget(name: "WaymarkPowerTests", dependencies: ["WaymarkPower", "WaymarkRegions", "WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkPipelineTests",
-            dependencies: ["WaymarkPipeline", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport"]),
+            dependencies: [
+                "WaymarkPipeline", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkSources", "WaymarkReplay", "WaymarkSimulation",
+                "WaymarkTestSupport",
+            ]),
         .testTarget(name: "WaymarkDevicesTests", dependencies: ["WaymarkDevices"]),
         .testTarget(name: "WaymarkOutputsTests", dependencies: ["WaymarkOutputs"]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),

@@ -25,87 +25,139 @@ extension RegionMonitor {
         update.establishedInside = established
     }
 
-    /// Walks the regions whose raw membership disagrees with their confirmed state: keeps or
-    /// starts their pending transitions, drops the others' (the device came back), and
-    /// applies those `fix` confirms.
-    mutating func advancePending(_ fix: Fix, _ update: inout RegionUpdate) {
+    /// Walks the regions whose raw membership disagrees with their confirmed state and those
+    /// with a pending transition: starts, keeps, cancels or confirms each
+    /// (docs/semantics.md §3.3). The deciding position is the rest estimate when there is
+    /// one, else the fix.
+    mutating func advancePending(_ fix: Fix, estimate: PositionEstimate?, _ update: inout RegionUpdate) {
         nextPending.removeAll(keepingCapacity: true)
         confirmed.removeAll(keepingCapacity: true)
+        symmetricDifference(raw, inside, into: &disagreeing)
+        var single = Decider(fix: fix, rest: nil, significance: 1)
+        // A fix stating no accuracy, at rest: its error is the rest's scatter.
+        if fix.horizontalAccuracy == nil, let rest = estimate { single.uncertainty = rest.spread }
+        let combined = Decider(fix: fix, rest: estimate, significance: configuration.restSignificance)
+        if let estimate { index.containing(estimate.coordinate, into: &estimateRaw) }
         var i = 0
-        var j = 0
         var k = 0
-        while i < raw.count || j < inside.count {
+        while i < disagreeing.count || k < pending.count {
             let region: Int32
-            let entering: Bool
-            if j == inside.count || (i < raw.count && raw[i] < inside[j]) {
-                region = raw[i]
-                entering = true
+            var candidate: Pending?
+            var onNewSide = false
+            if k == pending.count || (i < disagreeing.count && disagreeing[i] < pending[k].region) {
+                region = disagreeing[i]
+                onNewSide = true
                 i &+= 1
-            } else if i == raw.count || inside[j] < raw[i] {
-                region = inside[j]
-                entering = false
-                j &+= 1
             } else {
-                i &+= 1
-                j &+= 1
-                continue
-            }
-            while k < pending.count && pending[k].region < region { k &+= 1 }
-            if let accuracy = fix.horizontalAccuracy, accuracy > worstAccuracy[Int(region)] {
-                // Too inaccurate for this region (`maxAccuracy`): the fix neither starts, cancels
-                // nor confirms its crossing.
-                if k < pending.count && pending[k].region == region {
-                    nextPending.append(pending[k])
-                    k &+= 1
-                }
-                continue
-            }
-            var candidate = Pending(region: region, entering: entering, fix: fix)
-            if k < pending.count && pending[k].region == region {
+                region = pending[k].region
                 candidate = pending[k]
-                k &+= 1
-                if !candidate.deep && !candidate.firstMeasured {
-                    candidate.firstMeasured = true
-                    candidate.deep = isDeep(candidate.fix.coordinate, in: region)
+                if i < disagreeing.count && disagreeing[i] == region {
+                    onNewSide = true
+                    i &+= 1
                 }
-                if !candidate.deep { candidate.deep = isDeep(fix.coordinate, in: region) }
+                k &+= 1
             }
-            if let rule = confirmation(of: candidate, by: fix) { confirmed.append((candidate, rule)) } else { nextPending.append(candidate) }
-        }
-        // A pending crossing of a region the fix was too inaccurate to judge, now back on its
-        // old side, waits for a fix that can.
-        while k < pending.count {
-            if let accuracy = fix.horizontalAccuracy, accuracy > worstAccuracy[Int(pending[k].region)] {
-                nextPending.append(pending[k])
+            let r = Int(region)
+            // At rest, fixes whose error is large beside the region's margin are judged together.
+            let decider = estimate.map { $0.spread > 2 * margin[r] } == true ? combined : single
+            if let accuracy = fix.horizontalAccuracy, accuracy > worstAccuracy[r] {
+                // Too inaccurate for this region: it holds the region's state as it is.
+                if let candidate { nextPending.append(candidate) }
+                continue
             }
-            k &+= 1
+            guard var change = candidate else {
+                let started = Pending(region: region, entering: !contains(inside, region), fix: fix)
+                if let rule = confirmation(of: started, by: decider, onNewSide: true) {
+                    confirmed.append((started, rule, decider.estimate != nil))
+                } else {
+                    nextPending.append(started)
+                }
+                continue
+            }
+            if onNewSide { change.fixes &+= 1 }
+            if cancels(change, decider, onNewSide: onNewSide) { continue }
+            if !change.deep && !change.firstMeasured {
+                change.firstMeasured = true
+                change.deep = isDeep(change.fix.coordinate, in: region)
+            }
+            if !change.deep, decider.estimate == nil ? onNewSide : isOnNewSide(change, estimate: true) {
+                change.deep = isDeep(decider.position, in: region)
+            }
+            if let rule = confirmation(of: change, by: decider, onNewSide: onNewSide) {
+                confirmed.append((change, rule, decider.estimate != nil))
+            } else {
+                nextPending.append(change)
+            }
         }
-        nextPending.sort { $0.region < $1.region }
         swap(&pending, &nextPending)
-        for (change, rule) in confirmed { apply(change, confirmedBy: fix, rule: rule, &update) }
+        for (change, rule, estimated) in confirmed {
+            apply(change, confirmedBy: fix, rule: rule, estimated: estimated, &update)
+        }
     }
 
-    /// Whether `fix`, on the new side, confirms `pending` (hysteresis, hold, accuracy): the
-    /// hysteresis depth may have been reached at an earlier fix of the crossing (`deep`); the
-    /// accuracy is always this fix's.
-    /// The rule by which `fix` confirms `pending`, or nil: the region's enter or exit delay
-    /// has held, and the fix is the margin past the edge (`margin`; waived once an earlier fix
-    /// of the crossing was, or after the settle time: `settled`) and its accuracy past it too.
-    /// Untimed fixes confirm on distance alone (`untimed`).
-    private func confirmation(of pending: Pending, by fix: Fix) -> RegionTransition.Rule? {
-        let region = Int(pending.region)
-        let accuracy = fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? 0
-        var required = max(margin[region], accuracy)
+    /// The position a fix's decisions are taken on, and the uncertainty they must clear: at
+    /// rest the estimate's (times `significance`), else the fix's stated accuracy (none
+    /// stated: none required).
+    struct Decider {
+        var fix: Fix
+        /// The rest estimate, when the device is at rest.
+        var estimate: PositionEstimate?
+        var uncertainty: Double
+
+        init(fix: Fix, rest: PositionEstimate?, significance: Double) {
+            self.fix = fix
+            estimate = rest
+            uncertainty = rest.map { significance * $0.uncertainty } ?? fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? 0
+        }
+
+        var position: Coordinate { estimate?.coordinate ?? fix.coordinate }
+
+        /// Whether one fix's error is larger than a region of this characteristic size: then
+        /// no position can be wholly inside it, and an entry asks for a quarter of the size.
+        func exceeds(size: Double) -> Bool {
+            (estimate?.spread ?? fix.horizontalAccuracy ?? 0) > size
+        }
+    }
+
+    /// Whether the deciding position is on the pending change's new side: for the fix, its
+    /// raw membership; for the estimate, whether it lies in the region.
+    private func isOnNewSide(_ change: Pending, estimate: Bool) -> Bool {
+        contains(estimateRaw, change.region) == change.entering
+    }
+
+    /// Whether the deciding position is back on the old side, clear of the boundary by its
+    /// uncertainty (a quarter of the region's size when the uncertainty exceeds the region, as
+    /// for an entry): a position straddling the boundary neither confirms nor cancels.
+    private func cancels(_ change: Pending, _ decider: Decider, onNewSide: Bool) -> Bool {
+        let r = Int(change.region)
+        // Only a fix back on the old side can end a crossing; the estimate must agree.
+        if onNewSide || (decider.estimate != nil && isOnNewSide(change, estimate: true)) { return false }
+        let required = decider.exceeds(size: 4 * entryCap[r]) ? entryCap[r] : decider.uncertainty
+        return required <= 0 || index.distanceToBoundary(ofRegionAt: r, from: decider.position, limit: required) >= required
+    }
+
+    /// The rule by which the deciding position confirms `change`, or nil: the new side has held
+    /// the region's delay; the position is on the new side by the margin (waived once a fix of
+    /// the crossing was that deep, or after the settle time with enough fixes) and by its
+    /// uncertainty (for an entry into a region smaller than the uncertainty, a quarter of the
+    /// region's size instead, so a small zone can still be entered).
+    private func confirmation(of change: Pending, by decider: Decider, onNewSide: Bool) -> RegionTransition.Rule? {
+        let r = Int(change.region)
+        if decider.estimate == nil ? !onNewSide : !isOnNewSide(change, estimate: true) { return nil }
+        var uncertainty = decider.uncertainty
+        if change.entering && decider.exceeds(size: 4 * entryCap[r]) { uncertainty = entryCap[r] }
+        var required = max(margin[r], uncertainty)
         var rule = RegionTransition.Rule.untimed
-        if let now = fix.time, let start = pending.fix.time {
+        if let now = decider.fix.time, let start = change.fix.time {
             let held = now.seconds(since: start)
-            if held < (pending.entering ? enterHold[region] : exitHold[region]) { return nil }
-            let settled = held >= configuration.settleTime
-            rule = pending.deep || !settled ? .margin : .settled
-            if settled || pending.deep { required = accuracy }
+            if held < (change.entering ? enterHold[r] : exitHold[r]) { return nil }
+            let settled = held >= configuration.settleTime && change.fixes >= configuration.settleFixes
+            rule = change.deep || !settled ? .margin : .settled
+            if change.deep || settled { required = uncertainty }
         }
         if required <= 0 { return rule }
-        return index.distanceToBoundary(ofRegionAt: region, from: fix.coordinate, limit: required) >= required ? rule : nil
+        let depth = index.distanceToBoundary(ofRegionAt: r, from: decider.position, limit: required)
+        return depth >= required ? rule : nil
     }
 
     /// Whether `coordinate` is at least the region's hysteresis distance from its boundary.
@@ -114,7 +166,9 @@ extension RegionMonitor {
         return depth <= 0 || index.distanceToBoundary(ofRegionAt: Int(region), from: coordinate, limit: depth) >= depth
     }
 
-    private mutating func apply(_ change: Pending, confirmedBy fix: Fix, rule: RegionTransition.Rule, _ update: inout RegionUpdate) {
+    private mutating func apply(
+        _ change: Pending, confirmedBy fix: Fix, rule: RegionTransition.Rule, estimated: Bool, _ update: inout RegionUpdate
+    ) {
         let region = change.region
         if change.entering {
             insertSorted(region, into: &inside)
@@ -124,7 +178,8 @@ extension RegionMonitor {
             dwelling.removeAll { $0.region == region }
         }
         sinceByRegion[region] = change.fix.time?.nanosecondsSince1970 ?? Self.noTimeMark
-        update.transitions.append(transition(change.entering ? .enter : .exit, region, at: change.fix, confirmedAt: fix.time, rule: rule))
+        update.transitions.append(
+            transition(change.entering ? .enter : .exit, region, at: change.fix, confirmedAt: fix.time, rule: rule, estimated: estimated))
     }
 
     /// Reports a dwell for each region whose loitering delay has passed with the device inside.
@@ -139,6 +194,25 @@ extension RegionMonitor {
             } else {
                 k += 1
             }
+        }
+    }
+}
+
+/// The values in exactly one of the ascending arrays `a` and `b`, ascending.
+func symmetricDifference(_ a: [Int32], _ b: [Int32], into result: inout [Int32]) {
+    result.removeAll(keepingCapacity: true)
+    var i = 0
+    var j = 0
+    while i < a.count || j < b.count {
+        if j == b.count || (i < a.count && a[i] < b[j]) {
+            result.append(a[i])
+            i &+= 1
+        } else if i == a.count || b[j] < a[i] {
+            result.append(b[j])
+            j &+= 1
+        } else {
+            i &+= 1
+            j &+= 1
         }
     }
 }

@@ -88,6 +88,17 @@ public struct RegionMonitor: Sendable {
         /// … and only where the straight path needs no more than this speed, m/s (activity
         /// `other`'s bound, the region engine's gate).
         public var maximumCrossingSpeed = 60.0
+        /// A crossing that has held `settleTime` also needs this many fixes on its new side
+        /// before its margin is waived: the hold counts evidence, not only seconds.
+        public var settleFixes = 5
+        /// At rest the decision is the estimate's: it must lie on the new side by this many of
+        /// its standard deviations (a fix's accuracy counts once).
+        public var restSignificance = 2.0
+        /// Seconds over which a resting device's fixes are combined (`RestEstimator`: the age
+        /// at which a fix weighs 1/e).
+        public var restWindow = 180.0
+        /// How a resting device's fixes are combined, besides the window.
+        var rest = RestEstimator.Settings()
 
         public init() {}
     }
@@ -95,13 +106,17 @@ public struct RegionMonitor: Sendable {
     public let index: RegionIndex
     public let configuration: Configuration
     /// Per region: margin (hysteresis) metres, enter and exit delays (s), loitering delay (−1:
-    /// none), the worst accuracy heeded (m), flags.
+    /// none), the worst accuracy heeded (m), the most an entry's uncertainty rule asks (a
+    /// quarter of the region's size, m), flags.
     let margin: [Double]
     let enterHold: [Double]
     let exitHold: [Double]
     let loiter: [Double]
     let worstAccuracy: [Double]
+    let entryCap: [Double]
     let flags: [Flags]
+    /// The device's position at rest, from its recent fixes.
+    var estimator: RestEstimator
 
     /// Regions confirmed inside, ascending.
     public internal(set) var inside: [Int32] = []
@@ -122,10 +137,14 @@ public struct RegionMonitor: Sendable {
     public static let individualEstablishLimit = 64
     var pending: [Pending] = []
     var nextPending: [Pending] = []
-    var confirmed: [(Pending, RegionTransition.Rule)] = []
+    var confirmed: [(Pending, RegionTransition.Rule, Bool)] = []
     var dwelling: [Dwell] = []
     var previous: (time: Timestamp?, coordinate: Coordinate)?
     var candidates: [Int32] = []
+    /// Regions whose raw membership disagrees with their state, and those containing the
+    /// estimate (working lists of `advancePending`).
+    var disagreeing: [Int32] = []
+    var estimateRaw: [Int32] = []
 
     static let unknownMark = Int64.min
     static let noTimeMark = Int64.min + 1
@@ -148,6 +167,8 @@ public struct RegionMonitor: Sendable {
         /// Whether the first fix's depth has been measured (at the second fix: most pending
         /// transitions end at their first fix, and measuring costs a distance to the boundary).
         var firstMeasured = false
+        /// Fixes on the new side since the first, the first included.
+        var fixes = 1
     }
 
     struct Dwell: Sendable {
@@ -172,11 +193,13 @@ public struct RegionMonitor: Sendable {
         var exitHold = enterHold
         var loiter = [Double](repeating: -1, count: count)
         var worstAccuracy = [Double](repeating: .infinity, count: count)
+        var entryCap = [Double](repeating: 0, count: count)
         var flags = [Flags](repeating: [.notifyOnEntry, .notifyOnExit], count: count)
         for r in 0..<count {
             let option = options.isEmpty ? RegionOptions() : options[r]
-            margin[r] = option.hysteresis
-                ?? min(configuration.maximumHysteresis, configuration.hysteresisFraction * index.characteristicSize(ofRegionAt: r))
+            let size = index.characteristicSize(ofRegionAt: r)
+            margin[r] = option.hysteresis ?? min(configuration.maximumHysteresis, configuration.hysteresisFraction * size)
+            entryCap[r] = size / 4
             enterHold[r] = option.enterDelay ?? option.confirmationTime ?? configuration.confirmationTime
             exitHold[r] = option.exitDelay ?? option.confirmationTime ?? configuration.confirmationTime
             if let limit = option.maxAccuracy { worstAccuracy[r] = limit }
@@ -192,44 +215,63 @@ public struct RegionMonitor: Sendable {
         self.exitHold = exitHold
         self.loiter = loiter
         self.worstAccuracy = worstAccuracy
+        self.entryCap = entryCap
         self.flags = flags
+        var rest = configuration.rest
+        rest.window = configuration.restWindow
+        self.estimator = RestEstimator(settings: rest)
         unknown = (0..<Int32(count)).map { $0 }
-        for buffer in [\RegionMonitor.inside, \.raw, \.rawPrevious, \.candidates] { self[keyPath: buffer].reserveCapacity(16) }
+        for buffer in [\RegionMonitor.inside, \.raw, \.rawPrevious, \.candidates, \.disagreeing, \.estimateRaw] { self[keyPath: buffer].reserveCapacity(16) }
         pending.reserveCapacity(16)
         nextPending.reserveCapacity(16)
         confirmed.reserveCapacity(16)
     }
 
-    /// Bytes besides the index: the per-region options (41 bytes a region, shared by copies of
+    /// Bytes besides the index: the per-region options (49 bytes a region, shared by copies of
     /// the monitor) and `stateFootprint`.
     public var memoryFootprint: Int {
-        (margin.count + enterHold.count + exitHold.count + loiter.count + worstAccuracy.count) * 8 + flags.count + stateFootprint
+        (margin.count + enterHold.count + exitHold.count + loiter.count + worstAccuracy.count + entryCap.count) * 8 + flags.count
+            + stateFootprint
     }
 
     /// Bytes of one monitor's own state: the start times of states that began on their own,
     /// the regions still unknown, and the small working lists — not a cost per region.
     public var stateFootprint: Int {
         sinceByRegion.capacity * 16
-            + (inside.capacity + raw.capacity + rawPrevious.capacity + candidates.capacity + unknown.capacity) * 4
+            + (inside.capacity + raw.capacity + rawPrevious.capacity + candidates.capacity + unknown.capacity
+                + disagreeing.capacity + estimateRaw.capacity) * 4 + MemoryLayout<RestEstimator>.stride
             + (pending.capacity + nextPending.capacity) * MemoryLayout<Pending>.stride
-            + confirmed.capacity * MemoryLayout<(Pending, RegionTransition.Rule)>.stride
+            + confirmed.capacity * MemoryLayout<(Pending, RegionTransition.Rule, Bool)>.stride
     }
 
     /// The hysteresis distance of the region at `index`, metres.
     public func hysteresis(ofRegionAt index: Int) -> Double { margin[index] }
 
-    /// Updates the state with `fix` and returns what changed.
+    /// Updates the state with `fix` and returns what changed. An outlier against the device's
+    /// rest changes nothing (`RestEstimator`); when a few in a row agree, the device has moved
+    /// and they are taken in order.
     public mutating func process(_ fix: Fix) -> RegionUpdate {
-        swap(&raw, &rawPrevious)
-        index.containing(fix.coordinate, into: &raw)
         var update = RegionUpdate()
-        if !unknown.isEmpty { establish(fix, &update) }
-        if let previous, mayHaveCrossed(from: previous, to: fix) { addCrossings(from: previous, to: fix, &update) }
-        if !pending.isEmpty || raw != inside { advancePending(fix, &update) }
-        if !dwelling.isEmpty { checkDwell(fix, &update) }
-        previous = (fix.time, fix.coordinate)
+        switch estimator.observe(fix) {
+        case .held: break
+        case .accepted(let estimate): step(fix, estimate: estimate, &update)
+        case .released(let fixes): for moved in fixes { step(moved, estimate: nil, &update) }
+        }
         if update.transitions.count > 1 { sortTransitions(&update.transitions) }
         return update
+    }
+
+    /// The position at rest the monitor decides on, nil while the device moves.
+    public var estimate: PositionEstimate? { estimator.estimate }
+
+    private mutating func step(_ fix: Fix, estimate: PositionEstimate?, _ update: inout RegionUpdate) {
+        swap(&raw, &rawPrevious)
+        index.containing(fix.coordinate, into: &raw)
+        if !unknown.isEmpty { establish(fix, &update) }
+        if let previous, mayHaveCrossed(from: previous, to: fix) { addCrossings(from: previous, to: fix, &update) }
+        if !pending.isEmpty || raw != inside { advancePending(fix, estimate: estimate, &update) }
+        if !dwelling.isEmpty { checkDwell(fix, &update) }
+        previous = (fix.time, fix.coordinate)
     }
 
     /// When the region's state began (ns), `unknownMark` while unknown, `noTimeMark` if untimed.
@@ -260,13 +302,13 @@ public struct RegionMonitor: Sendable {
 
     func transition(
         _ kind: RegionTransition.Kind, _ region: Int32, at fix: Fix, confirmedAt: Timestamp?, crossed: Bool = false,
-        initial: Bool = false, rule: RegionTransition.Rule? = nil
+        initial: Bool = false, rule: RegionTransition.Rule? = nil, estimated: Bool = false
     ) -> RegionTransition {
         let f = flags[Int(region)]
         let notifies = kind == .dwell || (kind == .enter ? f.contains(.notifyOnEntry) : f.contains(.notifyOnExit))
         return RegionTransition(
             kind: kind, regionIndex: region, identifier: index.identifier(at: Int(region)), fix: fix,
-            confirmedAt: confirmedAt, crossed: crossed, initial: initial, notifies: notifies, rule: rule)
+            confirmedAt: confirmedAt, crossed: crossed, initial: initial, notifies: notifies, rule: rule, estimated: estimated)
     }
 
     /// Time order; at one time exits, then enters, then dwells, each by identifier.

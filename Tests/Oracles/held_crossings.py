@@ -43,6 +43,24 @@ def distance(lat1, lon1, lat2, lon2):
     return geodesic.Inverse(lat1, lon1, lat2, lon2, Geodesic.DISTANCE)["s12"]
 
 
+def accuracy(point, creator):
+    """The point's stated accuracy in metres, as GPX recorders write it (docs/semantics.md §3.3):
+    an extension element named accuracy, hacc or horizontalAccuracy; else hdop × 5 m (OsmAnd
+    writes metres into hdop); else none (0)."""
+    for element in point.extensions or []:
+        for node in element.iter():
+            name = node.tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1]
+            if name in ("accuracy", "hacc", "horizontalAccuracy"):
+                try:
+                    return float(node.text)
+                except (TypeError, ValueError):
+                    pass
+    hdop = point.horizontal_dilution
+    if hdop and hdop > 0:
+        return hdop if creator.startswith("OsmAnd") else hdop * 5
+    return 0.0
+
+
 with open(args.track, encoding="utf-8") as handle:
     gpx = gpxpy.parse(handle)
 points = [p for t in gpx.tracks for s in t.segments for p in s.points]
@@ -61,7 +79,7 @@ for track in gpx.tracks:
                     continue
                 if distance(last[1], last[2], point.latitude, point.longitude) > args.speed * (t - last[0]) + 1:
                     continue
-            fixes.append((t, point.latitude, point.longitude))
+            fixes.append((t, point.latitude, point.longitude, accuracy(point, gpx.creator or "")))
 
 with open(args.regions, encoding="utf-8") as handle:
     circles = [(f["id"], f["geometry"]["coordinates"][1], f["geometry"]["coordinates"][0], f["properties"]["radius"])
@@ -69,35 +87,48 @@ with open(args.regions, encoding="utf-8") as handle:
 
 
 def sides(lat, lon, radius):
-    """(inside, beyond the cushion) for every fix."""
+    """(inside, beyond the cushion, decisive) for every fix. A fix is
+    decisive for its side when it is past the edge by its accuracy (a quarter of the radius when
+    the accuracy exceeds the radius): a fix nearer the edge than that neither ends a crossing
+    nor confirms one (docs/semantics.md §3.3)."""
     cushion = min(200.0, radius / 4)
-    reach = radius + cushion + 100
     cos = math.cos(math.radians(lat))
     out = []
-    for _, flat, flon in fixes:
+    for _, flat, flon, acc in fixes:
+        need = radius / 4 if acc > radius else acc
+        reach = radius + max(cushion, need) + 100
         rough = math.hypot((flat - lat) * 111_320, (flon - lon) * 111_320 * cos)
         if rough > 1.01 * reach:
-            out.append((False, True))
+            out.append((False, True, True))
             continue
         d = distance(lat, lon, flat, flon)
         inside = d <= radius
-        out.append((inside, d <= radius - cushion if inside else d >= radius + cushion))
+        past = radius - d if inside else d - radius
+        out.append((inside, past >= cushion, past >= need))
     return out
 
 
 def held_runs(states):
-    """(side, first index, last index) of every run of fixes on one side, after the first fix's
-    side, that holds --hold seconds and gets beyond the cushion."""
+    """(side, first index, last index) of every crossing that holds. A crossing starts at a fix
+    on the new side, is ended only by a decisive fix on the old side, and holds when one of its
+    fixes gets beyond the cushion and a fix on the new side --hold seconds after its start is
+    decisive (clear of the edge by its own accuracy)."""
     runs = []
+    side = states[0][0]
     k = 1
     while k < len(states):
-        start = k
-        while k < len(states) and states[k][0] == states[start][0]:
+        if states[k][0] == side:
             k += 1
-        if states[start][0] != states[start - 1][0] or start == 1:
-            held = fixes[k - 1][0] - fixes[start][0]
-            if held >= args.hold and any(beyond for _, beyond in states[start:k]):
-                runs.append((states[start][0], start, k - 1))
+            continue
+        start = k
+        new = not side
+        while k < len(states) and not (states[k][0] == side and states[k][2]):
+            k += 1
+        deep = any(states[j][0] == new and states[j][1] for j in range(start, k))
+        late = any(states[j][0] == new and states[j][2] and fixes[j][0] - fixes[start][0] >= args.hold for j in range(start, k))
+        if deep and late:
+            runs.append((new, start, k - 1))
+            side = new
     return runs
 
 
@@ -115,7 +146,7 @@ with open(args.replay, encoding="utf-8") as handle:
 
 missed, unsupported, flicker = [], [], []
 expected_count = 0
-index_of_time = {round(t, 3): i for i, (t, _, _) in enumerate(fixes)}
+index_of_time = {round(t, 3): i for i, (t, _, _, _) in enumerate(fixes)}
 for identifier, lat, lon, radius in circles:
     states = sides(lat, lon, radius)
     got = reported.get(identifier, [])
@@ -139,12 +170,15 @@ for identifier, lat, lon, radius in circles:
         elif engine_inside(fixes[first - 1][0]) != side and not any(
                 k == kind and abs(t - fixes[first][0]) < 0.0005 for k, t, _ in got):
             missed.append(f"{identifier} {kind} at {fixes[first][0]} reported with another time")
-    # Every report is stamped with a fix on its new side that followed one on the old side.
+    # Every report is stamped with a fix on its new side, after a fix on the old side since the
+    # region's previous report.
+    since = 0
     for kind, t, _ in got:
         i = index_of_time.get(round(t, 3))
         new_side = kind == "enter"
-        if i is None or i == 0 or states[i][0] != new_side or states[i - 1][0] == new_side:
+        if i is None or i == 0 or states[i][0] != new_side or not any(states[j][0] != new_side for j in range(since, i)):
             unsupported.append(f"{identifier} {kind} at {t}")
+        since = i or since
     for a, b in zip(got, got[1:]):
         if a[0] == b[0]:
             flicker.append(f"{identifier} {a[0]} twice, at {a[1]} and {b[1]}")

@@ -99,5 +99,10 @@ echo "# Beacons: iBeacon advertisements through parsing (baseline), the beacon m
 echo "# Explain: an event recomputed from a history of a million fixes" >&2
 "$waymark" bench explain --fixes "$([ "$repeat" = 1 ] && echo 100000 || echo 1000000)" --repeat "$repeat"
 
+echo "# Region events on noisy fixes: a day at rest, two small zones, recorded tracks with error added" >&2
+"$waymark" bench noise --seeds "$([ "$repeat" = 1 ] && echo 2 || echo 10)" --scenario stationary
+"$waymark" bench noise --seeds "$([ "$repeat" = 1 ] && echo 2 || echo 10)" --scenario zones
+"$waymark" bench noise --seeds "$([ "$repeat" = 1 ] && echo 1 || echo 3)" --scenario recorded $(for f in "$shared"/gpx/*.gpx; do echo --track "$f"; done) --track Tracks/lakeside-ride.gpx
+
 echo "# Power-aware GNSS sampling against continuous tracking, every timed shared track, seeded regions" >&2
 /usr/bin/python3 Benchmarks/power.py "$waymark" --data "$shared" $([ "$repeat" = 1 ] && echo "--per-km 0.5 --seed 1")

@@ -104,13 +104,15 @@ struct RestEstimator: Sendable {
     /// Whether `fix` lies farther from the fixes combined so far than their error and its own
     /// allow (`outlierSignificance` standard deviations, at least `outlierFloor` metres).
     private func isJump(_ fix: Fix) -> Bool {
-        guard s0 > 0, let origin else { return false }
-        let mean = Coordinate(
-            latitude: origin.latitude + sy / s0 / 111_320, longitude: wrapped(origin.longitude + sx / s0 / metresPerDegreeEast))
+        guard s0 > 0, origin != nil else { return false }
         let spread = fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? restSpread ?? 0
         // The fix's own error and, at rest, the mean's (a fraction of the rest's scatter).
         let limit = max(settings.outlierFloor, settings.outlierSignificance * 1.2 * spread)
-        return Geodesic.distance(fix.coordinate, mean) > limit
+        // In the local plane (metres, exact enough within the 20 km a rest may span): no
+        // geodesic per fix.
+        let (x, y) = local(fix.coordinate)
+        let (dx, dy) = (x - sx / s0, y - sy / s0)
+        return dx * dx + dy * dy > limit * limit
     }
 
     private mutating func reset() {
@@ -125,7 +127,10 @@ struct RestEstimator: Sendable {
     }
 
     private mutating func add(_ fix: Fix, at time: Timestamp) {
-        if let origin, Geodesic.distance(origin, fix.coordinate) > 20_000 { reset() }
+        if origin != nil {
+            let (x, y) = local(fix.coordinate)
+            if x * x + y * y > 20_000 * 20_000 { reset() }
+        }
         if origin == nil {
             origin = fix.coordinate
             metresPerDegreeEast = 111_320 * max(cos(fix.coordinate.latitude * .pi / 180), 0.01)

@@ -60,3 +60,32 @@ public struct NoiseScore: Sendable, Equatable, CustomStringConvertible {
         closeRests(before: Timestamp(nanosecondsSince1970: .max))
     }
 }
+
+extension NoiseScore {
+    /// Scores of one scenario summed over seeds.
+    public struct Totals: Sendable {
+        public var runs = 0
+        public var transitions = 0
+        public var flips = 0
+        public var restsRight = 0
+        public var rests = 0
+        /// Runs with a flip or a rest ending wrong.
+        public var runsWrong = 0
+
+        public init() {}
+
+        public mutating func add(_ score: NoiseScore) {
+            runs += 1
+            transitions += score.transitions
+            flips += score.flips
+            restsRight += score.restsRight
+            rests += score.rests
+            if score.flips > 0 || score.restsRight < score.rests { runsWrong += 1 }
+        }
+
+        public func json(scenario: String, variant: String, seeds: Int) -> String {
+            "{\"scenario\":\"\(scenario)\",\"variant\":\"\(variant)\",\"seeds\":\(seeds),\"transitions\":\(transitions),"
+                + "\"flipsAtRest\":\(flips),\"restsEndingRight\":\(restsRight),\"rests\":\(rests),\"runsWrong\":\(runsWrong)}"
+        }
+    }
+}

@@ -27,8 +27,8 @@ extension RegionMonitor {
 
     /// Walks the regions whose raw membership disagrees with their confirmed state and those
     /// with a pending transition: starts, keeps, cancels or confirms each
-    /// (docs/semantics.md §3.3). The deciding position is the rest estimate when there is
-    /// one, else the fix.
+    /// (docs/semantics.md §3.3). The deciding position is the rest estimate for a region whose
+    /// margin is small beside the fixes' error, else the fix.
     mutating func advancePending(_ fix: Fix, estimate: PositionEstimate?, _ update: inout RegionUpdate) {
         nextPending.removeAll(keepingCapacity: true)
         confirmed.removeAll(keepingCapacity: true)
@@ -80,7 +80,7 @@ extension RegionMonitor {
                 change.firstMeasured = true
                 change.deep = isDeep(change.fix.coordinate, in: region)
             }
-            if !change.deep, decider.estimate == nil ? onNewSide : isOnNewSide(change, estimate: true) {
+            if !change.deep, decider.estimate == nil ? onNewSide : estimateIsOnNewSide(change) {
                 change.deep = isDeep(decider.position, in: region)
             }
             if let rule = confirmation(of: change, by: decider, onNewSide: onNewSide) {
@@ -119,9 +119,8 @@ extension RegionMonitor {
         }
     }
 
-    /// Whether the deciding position is on the pending change's new side: for the fix, its
-    /// raw membership; for the estimate, whether it lies in the region.
-    private func isOnNewSide(_ change: Pending, estimate: Bool) -> Bool {
+    /// Whether the rest estimate lies on the pending change's new side.
+    private func estimateIsOnNewSide(_ change: Pending) -> Bool {
         contains(estimateRaw, change.region) == change.entering
     }
 
@@ -131,7 +130,7 @@ extension RegionMonitor {
     private func cancels(_ change: Pending, _ decider: Decider, onNewSide: Bool) -> Bool {
         let r = Int(change.region)
         // Only a fix back on the old side can end a crossing; the estimate must agree.
-        if onNewSide || (decider.estimate != nil && isOnNewSide(change, estimate: true)) { return false }
+        if onNewSide || (decider.estimate != nil && estimateIsOnNewSide(change)) { return false }
         let required = decider.exceeds(size: 4 * entryCap[r]) ? entryCap[r] : decider.uncertainty
         return required <= 0 || index.distanceToBoundary(ofRegionAt: r, from: decider.position, limit: required) >= required
     }
@@ -143,7 +142,7 @@ extension RegionMonitor {
     /// region's size instead, so a small zone can still be entered).
     private func confirmation(of change: Pending, by decider: Decider, onNewSide: Bool) -> RegionTransition.Rule? {
         let r = Int(change.region)
-        if decider.estimate == nil ? !onNewSide : !isOnNewSide(change, estimate: true) { return nil }
+        if decider.estimate == nil ? !onNewSide : !estimateIsOnNewSide(change) { return nil }
         var uncertainty = decider.uncertainty
         if change.entering && decider.exceeds(size: 4 * entryCap[r]) { uncertainty = entryCap[r] }
         var required = max(margin[r], uncertainty)

@@ -39,18 +39,24 @@ public enum RegionState: Sendable, Equatable {
 /// Rules, per region:
 /// - **Raw membership** is the index's exact answer for the fix. A region whose raw membership
 ///   differs from its confirmed state has a *pending* transition, started at the first fix on
-///   the new side (its `time`); a fix back on the old side cancels it.
-/// - **Hysteresis.** A pending transition is confirmed by the first fix, still on the new side,
-///   at which the new side has held for the region's confirmation time (20 s) **and** some fix
-///   since the crossing began has been at least the region's hysteresis distance beyond the
-///   boundary (default: the smaller of 200 m and a fifth of the region's size, see
-///   `RegionIndex.characteristicSize`) — that fix or an earlier one, so a device that went deep
-///   and drifted back towards the edge within the hold time is still confirmed. Once the new
-///   side has held for `settleTime` (60 s) the distance is waived, so a path along the inside
-///   of a boundary still enters. Its `confirmedAt` is that fix's time.
-/// - **Accuracy.** The confirming fix's uncertainty circle (`horizontalAccuracy`) must lie
-///   wholly on the new side: a fix straddling the boundary never confirms.
-/// - **Fixes without time** confirm on distance alone.
+///   the new side (its `time`).
+/// - **The deciding position** is the fix with its stated accuracy, or — at rest, for a region
+///   whose margin is small beside the fixes' error — the rest estimate (`RestEstimator`: the
+///   mean of the recent fixes) with twice its uncertainty. A fix that is an outlier against a
+///   rest changes nothing; three that agree are a departure, taken in order.
+/// - **Cancelled** only by a fix back on the old side whose deciding position is clear of the
+///   boundary by its uncertainty: a position straddling the boundary neither cancels nor
+///   confirms.
+/// - **Confirmed** at a fix once the new side has held the region's delay (`enterDelay` /
+///   `exitDelay`, default 20 s) **and** the deciding position is beyond the boundary by its
+///   uncertainty and by the region's margin (default the smaller of 200 m and a fifth of the
+///   region's size, see `RegionIndex.characteristicSize`). The margin is waived once an earlier
+///   fix of the crossing got that deep, or after `settleTime` (60 s) with `settleFixes` fixes,
+///   so a path along the inside of a boundary still enters. Entering a region smaller than one
+///   fix's error asks for a quarter of its size instead of the uncertainty. Its `confirmedAt`
+///   is that fix's time, its `rule` the rule that held.
+/// - **Fixes without time** confirm on distance alone; a fix worse than a region's
+///   `maxAccuracy` neither starts, cancels nor confirms that region's crossing.
 /// - **Dwell.** A region with a loitering delay reports `dwell` at the first fix, still inside,
 ///   that delay after its confirmed entry; once per entry.
 /// - **Sparse fixes.** When consecutive fixes are at least `sparseInterval` seconds and
@@ -66,7 +72,7 @@ public enum RegionState: Sendable, Equatable {
 /// Steady state (every raw membership agreeing with its confirmed state, nothing pending)
 /// costs one index query and one comparison per fix and allocates nothing.
 public struct RegionMonitor: Sendable {
-    /// Defaults of the rules; regions override hysteresis and confirmation time.
+    /// Defaults of the rules; regions override the margin and the delays.
     public struct Configuration: Sendable, Equatable {
         /// Seconds the new side must hold (a region's `confirmationTime` overrides it).
         public var confirmationTime = 20.0

@@ -13,15 +13,18 @@ public struct PositionEstimate: Sendable, Equatable {
     /// One fix's error, metres: the fixes' stated accuracy, or their scatter when that is
     /// larger or none is stated.
     public var spread: Double
+    /// Whether the fixes stated their accuracy (else `spread` is their scatter alone).
+    public var stated: Bool
     /// Fixes combined.
     public var fixes: Int
     /// Seconds from the first fix combined to the last.
     public var span: Double
 
-    public init(coordinate: Coordinate, uncertainty: Double, spread: Double, fixes: Int, span: Double) {
+    public init(coordinate: Coordinate, uncertainty: Double, spread: Double, stated: Bool = true, fixes: Int, span: Double) {
         self.coordinate = coordinate
         self.uncertainty = uncertainty
         self.spread = spread
+        self.stated = stated
         self.fixes = fixes
         self.span = span
     }

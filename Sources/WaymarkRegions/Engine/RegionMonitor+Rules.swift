@@ -33,9 +33,7 @@ extension RegionMonitor {
         nextPending.removeAll(keepingCapacity: true)
         confirmed.removeAll(keepingCapacity: true)
         symmetricDifference(raw, inside, into: &disagreeing)
-        var single = Decider(fix: fix, rest: nil, significance: 1)
-        // A fix stating no accuracy, at rest: its error is the rest's scatter.
-        if fix.horizontalAccuracy == nil, let rest = estimate { single.uncertainty = rest.spread }
+        let single = Decider(fix: fix, rest: nil, significance: 1)
         let combined = Decider(fix: fix, rest: estimate, significance: configuration.restSignificance)
         if let estimate { index.containing(estimate.coordinate, into: &estimateRaw) }
         var i = 0
@@ -58,8 +56,11 @@ extension RegionMonitor {
                 k &+= 1
             }
             let r = Int(region)
-            // At rest, fixes whose error is large beside the region's margin are judged together.
-            let decider = estimate.map { $0.spread > 2 * margin[r] } == true ? combined : single
+            // At rest, fixes that state an error large beside the region's margin are judged
+            // together. Without a stated accuracy a slow hiker's winding path scatters like a
+            // phone's wandering error, so single fixes decide as before (BENCHMARKS.md).
+            let decider = estimate.map { $0.stated && $0.spread > max(2 * margin[r], configuration.restDecidingSpread) } == true
+                ? combined : single
             if let accuracy = fix.horizontalAccuracy, accuracy > worstAccuracy[r] {
                 // Too inaccurate for this region: it holds the region's state as it is.
                 if let candidate { nextPending.append(candidate) }

@@ -100,6 +100,10 @@ public struct RegionMonitor: Sendable {
         /// At rest the decision is the estimate's: it must lie on the new side by this many of
         /// its standard deviations (a fix's accuracy counts once).
         public var restSignificance = 2.0
+        /// Metres: the rest estimate decides only for fixes scattering more than this (and more
+        /// than twice a region's margin) — a phone's error, not a receiver's in open sky, whose
+        /// single fixes are trusted as before.
+        public var restDecidingSpread = 20.0
         /// Seconds over which a resting device's fixes are combined (`RestEstimator`: the age
         /// at which a fix weighs 1/e).
         public var restWindow = 180.0

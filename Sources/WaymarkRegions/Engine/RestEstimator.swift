@@ -205,7 +205,7 @@ struct RestEstimator: Sendable {
         let coordinate = Coordinate(latitude: origin.latitude + my / 111_320, longitude: wrapped(origin.longitude + mx / metresPerDegreeEast))
         return .rest(PositionEstimate(
             coordinate: coordinate, uncertainty: (variance / independent).squareRoot(), spread: variance.squareRoot(),
-            fixes: Int(count.rounded()), span: span))
+            stated: accuracyWeight > 0, fixes: Int(count.rounded()), span: span))
     }
 
     private func wrapped(_ longitude: Double) -> Double {

@@ -8,7 +8,7 @@ import WaymarkTestSupport
 
 /// Hysteresis must not lose real transitions (docs/semantics.md §3): on every timed shared track,
 /// against every shared region file and circles along the track, each raw membership change
-/// whose new side then holds for a minute is in the monitor's state within that minute, each
+/// whose new side then holds for a minute and five fixes is in the monitor's state by then, each
 /// reported crossing is stamped at a fix where the raw membership changed to its side, and
 /// a region's reported enters and exits alternate (nothing reported twice).
 @Suite struct TransitionCompletenessTests {
@@ -67,7 +67,8 @@ import WaymarkTestSupport
             // Every raw change that holds for a minute is in the confirmed state by then.
             for i in 1..<max(series.count, 1) where series[i] != series[i - 1] {
                 let start = fixes[i].time!
-                guard let end = (i..<series.count).first(where: { fixes[$0].time!.seconds(since: start) >= settle }),
+                // A minute and five fixes: the settle rule counts evidence, not only seconds.
+                guard let end = (i..<series.count).first(where: { fixes[$0].time!.seconds(since: start) >= settle && $0 - i + 1 >= 5 }),
                     (i...end).allSatisfy({ series[$0] == series[i] })
                 else { continue }
                 stableCount += 1

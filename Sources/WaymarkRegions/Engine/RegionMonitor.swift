@@ -130,7 +130,8 @@ public struct RegionMonitor: Sendable {
 
     /// Regions confirmed inside, ascending.
     public internal(set) var inside: [Int32] = []
-    /// Regions containing the last fix (raw membership), ascending.
+    /// Regions containing the last fix the engine took (raw membership), ascending: an outlier
+    /// held against a rest is not taken.
     public internal(set) var raw: [Int32] = []
     var rawPrevious: [Int32] = []
     /// The time each region's state began, in nanoseconds, for regions whose state began on

@@ -126,10 +126,7 @@ struct BenchCommand: ParsableCommand {
                 guard let box = BoundingBox(enclosing: corners) else { throw CommandError("no regions in \(self.regions!)") }
                 return (regions, SyntheticFixes.uniform(in: box, count: randomFixes, seed: seed))
             }
-            var source = try GPXFixSource(path: track!)
-            var fixes: [Fix] = []
-            while let fix = try source.next() { fixes.append(fix) }
-            return (regions, fixes)
+            return (regions, try GPXFixSource.fixes(atPath: track!))
         }
     }
 

@@ -58,7 +58,7 @@ extension BenchCommand {
             }
             guard scenario == nil || scenario == "recorded" else { return }
             for path in tracks {
-                let fixes = try Self.fixes(path)
+                let fixes = try GPXFixSource.fixes(atPath: path)
                 guard !fixes.isEmpty, fixes.allSatisfy({ $0.time != nil }) else { continue }
                 let regions = RegionsAlongTrack(seed: 5, perKilometre: 2).regions(along: fixes.map(\.coordinate))
                 for accuracy in [true, false] {
@@ -74,13 +74,6 @@ extension BenchCommand {
                     print("{\"scenario\":\"recorded\",\"track\":\"\(track)\",\"accuracy\":\(accuracy),\"seeds\":\(seeds),\"heldCrossings\":\(held),\"missed\":\(missed),\"spurious\":\(spurious)}")
                 }
             }
-        }
-
-        static func fixes(_ path: String) throws -> [Fix] {
-            var source = try GPXFixSource(path: path)
-            var fixes: [Fix] = []
-            while let fix = try source.next() { fixes.append(fix) }
-            return fixes
         }
     }
 }

@@ -22,9 +22,7 @@ extension BenchCommand {
         var repetitions = 5
 
         func run() throws {
-            var source = try GPXFixSource(path: track)
-            var fixes: [Fix] = []
-            while let fix = try source.next() { fixes.append(fix) }
+            let fixes = try GPXFixSource.fixes(atPath: track)
             var timings: [Double] = []
             var records = 0
             let clock = ContinuousClock()

@@ -153,6 +153,18 @@ let package = Package(
             // served through `WebAssets`): a copied `waymark` serves the page with nothing beside it.
             resources: ["api.js", "app.css", "app.js", "charts.js", "explain.js", "format.js", "handlers.js", "history.js", "icon.svg", "index.html", "live.js",
                 "map.js", "regions.js"].map { .embedInCode("Web/\($0)") }),
+        // Output delivery (docs/outputs.md), shared by the single daemon and the fleet: the channels
+        // (webhook, MQTT in every format) and their one factory, the delivery and position runners
+        // over a cursor (the history in SQLite, or JetStream), their decisions a pure state machine.
+        .target(
+            name: "WaymarkDelivery",
+            dependencies: [
+                "WaymarkCore", "WaymarkOutputs", "WaymarkSources", "WaymarkStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // `waymark serve`: configuration, the live pipeline (gpsd or replay → store → engine →
         // events), signals, as services in one ServiceGroup.
         .target(
@@ -160,7 +172,7 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline", "WaymarkDevices",
-                "WaymarkOutputs", "WaymarkExportJob",
+                "WaymarkOutputs", "WaymarkExportJob", "WaymarkDelivery",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -182,7 +194,7 @@ let package = Package(
             name: "WaymarkFleet",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkPipeline", "WaymarkDevices", "WaymarkSources",
-                "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDaemon",
+                "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDelivery", "WaymarkDaemon",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -193,7 +205,7 @@ let package = Package(
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
                 "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices", "WaymarkDevices", "WaymarkOutputs",
-                "WaymarkFleet",
+                "WaymarkFleet", "WaymarkDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -245,7 +257,7 @@ let package = Package(
             name: "WaymarkDaemonTests",
             dependencies: [
                 "WaymarkDaemon", "WaymarkSources", "WaymarkBeacons", "WaymarkPower", "WaymarkStore", "WaymarkDevices", "WaymarkOutputs",
-                "WaymarkTestSupport",
+                "WaymarkDelivery", "WaymarkTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaymarkTestSupport
 
-@testable import WaymarkDaemon
+@testable import WaymarkDelivery
 
 /// The webhook sender against receivers that misbehave, over real sockets
 /// (Tests/Receivers/misbehaving_webhook.py): redirects are failures and never followed, an answer that

@@ -5,15 +5,7 @@ import WaymarkOutputs
 /// secret is shown once, when the output is added.
 public struct OutputStatus: Codable, Sendable, Equatable {
     /// What the output has done since the daemon started.
-    public struct Activity: Codable, Sendable, Equatable {
-        public var delivered = 0
-        public var failedAttempts = 0
-        public var deadLettered = 0
-        public var lastError: String?
-        public var lastLatencyMilliseconds: Double?
-
-        public init() {}
-    }
+    public typealias Activity = OutputCounts
 
     public var name: String
     public var kind: String

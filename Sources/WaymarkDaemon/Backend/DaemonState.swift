@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WaymarkAPI
 import WaymarkCore
+import WaymarkDelivery
 import WaymarkDevices
 import WaymarkHandlers
 import WaymarkOutputs

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WaymarkCore
+import WaymarkDelivery
 import WaymarkOutputs
 import WaymarkStore
 

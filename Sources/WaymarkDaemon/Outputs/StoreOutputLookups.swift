@@ -1,5 +1,6 @@
 import Logging
 import WaymarkCore
+import WaymarkDelivery
 import WaymarkOutputs
 import WaymarkStore
 

@@ -1,6 +1,7 @@
 import Logging
 import Synchronization
 import WaymarkCore
+import WaymarkDelivery
 import WaymarkPower
 import WaymarkStore
 
@@ -9,12 +10,9 @@ import WaymarkStore
 /// here, stamped by the daemon's clock, and the network radio's ledger (`NetworkEnergy`) prices
 /// them; the pipeline takes its buckets with the other radios'. Without a network radio (wired,
 /// or `power.network: none`) it only counts bytes.
-public final class NetworkMeter: Sendable {
+public final class NetworkMeter: TrafficMeter {
     /// Parties that are not outputs: the device listener.
     public static let listener = "(listener)"
-
-    /// An output's party in the ledger.
-    public static func party(ofOutput name: String) -> String { "output:" + name }
 
     private let clock: any WallClock
     private let logger: Logger

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import WaymarkCore
+import WaymarkDelivery
 import WaymarkDevices
 import WaymarkOutputs
 import WaymarkSources

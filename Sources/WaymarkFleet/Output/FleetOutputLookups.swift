@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import Synchronization
 import WaymarkCore
-import WaymarkDaemon
+import WaymarkDelivery
 import WaymarkOutputs
 
 /// What the OwnTracks and Home Assistant formats look up, answered from the fleet's database.

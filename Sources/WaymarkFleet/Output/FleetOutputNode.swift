@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import WaymarkDaemon
+import WaymarkDelivery
 import WaymarkNATS
 import WaymarkOutputs
 

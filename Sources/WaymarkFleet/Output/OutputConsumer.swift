@@ -1,5 +1,5 @@
 import Logging
-import WaymarkDaemon
+import WaymarkDelivery
 import WaymarkNATS
 import WaymarkOutputs
 

@@ -1,4 +1,4 @@
-import WaymarkDaemon
+import WaymarkDelivery
 import WaymarkOutputs
 
 /// The consumers of the outputs an output node owns, one task each, with the definition each

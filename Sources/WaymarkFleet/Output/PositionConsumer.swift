@@ -1,6 +1,6 @@
 import Logging
 import WaymarkCore
-import WaymarkDaemon
+import WaymarkDelivery
 import WaymarkNATS
 import WaymarkOutputs
 

@@ -3,6 +3,7 @@ import Foundation
 import WaymarkAPI
 import WaymarkCore
 import WaymarkDaemon
+import WaymarkDelivery
 import WaymarkDevices
 import WaymarkOutputs
 import WaymarkStore

@@ -1,12 +1,11 @@
 import WaymarkOutputs
 import WaymarkSources
-import WaymarkStore
 
 extension OutputChannel {
     /// An MQTT output's channel for its format, its publisher started.
     static func mqtt(_ output: Output, target: MQTTTarget, context: OutputContext) throws(MQTTError) -> OutputChannel {
         // The session stays open, pinging when quiet: the radio cannot rest while it lasts.
-        let party = NetworkMeter.party(ofOutput: output.name)
+        let party = OutputTraffic.party(ofOutput: output.name)
         let sender = try MQTTSender.start(
             output, target: target, traffic: { [network = context.network] in network?.transfer($0, by: party) },
             logger: context.logger)

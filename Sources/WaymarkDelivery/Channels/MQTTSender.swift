@@ -4,7 +4,7 @@ import WaymarkSources
 
 /// Publishes an MQTT output's messages at QoS 1 (docs/outputs.md); delivered once the broker
 /// acknowledges.
-struct MQTTSender: Sendable {
+public struct MQTTSender: Sendable {
     let publisher: MQTTPublisher
     let target: MQTTTarget
     /// Hears each acknowledged message's bytes (PUBLISH at QoS 1 and its PUBACK).
@@ -35,7 +35,7 @@ struct MQTTSender: Sendable {
     }
 
     /// A QoS 1 PUBLISH (fixed header, topic, packet id, payload) and its 4-byte PUBACK.
-    static func publishBytes(topic: String, payload: Int) -> Int {
+    public static func publishBytes(topic: String, payload: Int) -> Int {
         let remaining = 2 + topic.utf8.count + 2 + payload
         let lengthBytes = remaining < 128 ? 1 : remaining < 16_384 ? 2 : remaining < 2_097_152 ? 3 : 4
         return 1 + lengthBytes + remaining + 4

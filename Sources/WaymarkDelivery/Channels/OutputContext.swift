@@ -10,7 +10,7 @@ struct OutputContext: Sendable {
     /// The CloudEvents `source`, and the origin OwnTracks messages carry.
     let source: String
     /// Where deliveries' bytes and connections are counted for the network radio's energy.
-    var network: NetworkMeter? = nil
+    var network: (any TrafficMeter)? = nil
     let logger: Logger
 
     func user(of device: String) async -> String { await lookups.user(of: device) }

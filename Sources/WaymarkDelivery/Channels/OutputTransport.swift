@@ -2,10 +2,10 @@ import AsyncHTTPClient
 import Logging
 import WaymarkOutputs
 
-/// Delivery for callers that keep their own cursor and dead letters (the fleet's output nodes,
-/// docs/fleet.md): the single daemon's webhook and MQTT channels in every format, its retry and
-/// backoff, and none of its store (the caller's `OutputLookups` instead). One shared HTTP client
-/// for every webhook; `shutdown()` once done.
+/// The one factory of output channels (docs/outputs.md), for the single daemon and the fleet's
+/// output nodes: a webhook, or MQTT in every format, each started. One shared HTTP client for
+/// every webhook; `shutdown()` once the channels are closed. The caller's `OutputLookups` answer
+/// what the OwnTracks and Home Assistant formats look up.
 public final class OutputTransport: Sendable {
     /// How one event's delivery ended.
     public enum Result: Sendable, Equatable {
@@ -23,37 +23,47 @@ public final class OutputTransport: Sendable {
     }
 
     private let client = WebhookSender.makeClient()
-    private let activity = OutputActivity()
-    private let source: String
+    public let activity: OutputActivity
+    /// The CloudEvents `source` (`urn:waymark:` + the host's name).
+    public let source: String
+    private let network: (any TrafficMeter)?
     private let logger: Logger
 
-    /// `source` is the CloudEvents `source` (`urn:waymark:` + the host's name).
-    public init(source: String = "urn:waymark:" + OutputService.hostName(), logger: Logger) {
+    /// `network` counts the channels' traffic (nil: not counted).
+    public init(
+        source: String = OutputOrigin.source(), activity: OutputActivity = OutputActivity(), network: (any TrafficMeter)? = nil,
+        logger: Logger
+    ) {
         self.source = source
+        self.activity = activity
+        self.network = network
         self.logger = logger
     }
 
     /// One output's channel, started (an MQTT output's client connects in the background).
-    /// `lookups` answers what the OwnTracks and Home Assistant formats look up.
-    public func delivery(for output: Output, lookups: any OutputLookups) throws -> OutputDelivery {
-        let retry = DeliveryRetry(output: output.name, keep: .seconds(output.keepSeconds), activity: activity, logger: logger)
+    public func channel(for output: Output, lookups: any OutputLookups) throws(Refusal) -> OutputChannel {
         switch output.kind {
         case .webhook(let url):
-            let channel = OutputChannel.webhook(output, url: url, sender: WebhookSender(client: client))
-            return OutputDelivery(channel: channel, retry: retry, source: source)
+            return .webhook(output, url: url, sender: WebhookSender(client: client), network: network)
         case .mqtt(let url):
             let target: MQTTTarget
             switch MQTTTarget.parse(url) {
             case .success(let parsed): target = parsed
-            case .failure(let error): throw Refusal(description: "\(url): \(error)")
+            case .failure(let error): throw Refusal(description: "\(URLRedaction.redacted(url)): \(error)")
             }
-            let context = OutputContext(lookups: lookups, activity: activity, source: source, logger: logger)
+            let context = OutputContext(lookups: lookups, activity: activity, source: source, network: network, logger: logger)
             do {
-                return OutputDelivery(channel: try .mqtt(output, target: target, context: context), retry: retry, source: source)
+                return try .mqtt(output, target: target, context: context)
             } catch {
-                throw Refusal(description: "\(url): \(error)")
+                throw Refusal(description: "\(URLRedaction.redacted(url)): \(error)")
             }
         }
+    }
+
+    /// One output's channel with its retry: what the fleet's output nodes deliver through.
+    public func delivery(for output: Output, lookups: any OutputLookups) throws(Refusal) -> OutputDelivery {
+        let retry = DeliveryRetry(output: output.name, keep: .seconds(output.keepSeconds), activity: activity, logger: logger)
+        return OutputDelivery(channel: try channel(for: output, lookups: lookups), retry: retry, source: source)
     }
 
     public func shutdown() async throws {

@@ -4,8 +4,8 @@ import WaymarkOutputs
 /// One delivery tried until the receiver takes it, says 410, the output's keep time has passed
 /// since the first failure, or the task is cancelled; waiting between attempts by `RetryBackoff`.
 /// Counts deliveries, failures and latency in the output's activity.
-struct DeliveryRetry: Sendable {
-    enum Result: Equatable {
+public struct DeliveryRetry: Sendable {
+    public enum Result: Equatable {
         case delivered
         case gone(String)
         /// Failing for the keep time; the last failure.
@@ -19,7 +19,14 @@ struct DeliveryRetry: Sendable {
     let logger: Logger
     var backoff = RetryBackoff()
 
-    func run(_ send: () async -> DeliveryOutcome) async -> Result {
+    public init(output: String, keep: Duration, activity: OutputActivity, logger: Logger) {
+        self.output = output
+        self.keep = keep
+        self.activity = activity
+        self.logger = logger
+    }
+
+    public func run(_ send: () async -> DeliveryOutcome) async -> Result {
         var failures = 0
         var firstFailure: ContinuousClock.Instant?
         while true {

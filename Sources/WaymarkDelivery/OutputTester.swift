@@ -7,7 +7,7 @@ import WaymarkOutputs
 /// `waymark outputs test`: one test CloudEvent (`org.waymark.test`, a fresh id each time) sent
 /// to the output now, outside its queue, signed like any other, and the receiver's answer.
 public enum OutputTester {
-    public static func test(_ output: Output, source: String = "urn:waymark:" + OutputService.hostName()) async -> (delivered: Bool, answer: String) {
+    public static func test(_ output: Output, source: String = OutputOrigin.source()) async -> (delivered: Bool, answer: String) {
         let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
         let body = CloudEvent.testJSON(source: source, at: now, id: UUID().uuidString.lowercased())
         let started = ContinuousClock.now

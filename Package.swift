@@ -145,6 +145,8 @@ let package = Package(
             name: "WaymarkAPI",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore", "WaymarkDevices", "WaymarkSources", "WaymarkOutputs",
+                // `GET /v1/export` runs the export code (`HistoryExport`) for the daemon and the fleet alike.
+                "WaymarkExportJob",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

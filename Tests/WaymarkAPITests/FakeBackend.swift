@@ -14,7 +14,10 @@ final class FakeBackend: DaemonBackend {
         var status: DaemonStatus
         var history: [HistoryEntry] = []
         var regions: [Region] = []
+        /// `local`'s region states, by region.
         var states: [String: RegionStateInfo] = [:]
+        /// Other devices' region states, by device then region.
+        var deviceStates: [String: [String: RegionStateInfo]] = [:]
         var lastRequest: HistoryRequest?
         /// Thrown by the next `importRegions`, instead of importing.
         var importError: StoreError?
@@ -55,7 +58,18 @@ final class FakeBackend: DaemonBackend {
         }
     }
 
-    func lastFix() async throws -> HistoryEntry? { state.withLock { $0.history.last(where: { $0.kind == "fix" }) } }
+    func lastFix(device: String) async throws -> HistoryEntry? {
+        try await requireKnown(device)
+        return state.withLock { $0.history.last(where: { $0.kind == "fix" && ($0.device ?? "local") == device }) }
+    }
+
+    /// `local`, a device of the store, or one whose entries or states the test set up.
+    private func requireKnown(_ device: String) async throws {
+        let known = state.withLock { s in
+            device == "local" || s.deviceStates[device] != nil || s.history.contains { $0.device == device }
+        }
+        if !known, try store.device(named: device) == nil { throw APIError.noDevice(device) }
+    }
 
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry] {
         state.withLock { s in
@@ -147,10 +161,12 @@ final class FakeBackend: DaemonBackend {
         }
     }
 
-    func regionState(identifier: String) async throws -> RegionStateInfo? {
-        state.withLock { s in
+    func regionState(identifier: String, device: String) async throws -> RegionStateInfo? {
+        try await requireKnown(device)
+        return state.withLock { s in
             guard s.regions.contains(where: { $0.identifier == identifier }) else { return nil }
-            return s.states[identifier] ?? RegionStateInfo(identifier: identifier, state: "unknown")
+            let states = device == "local" ? s.states : s.deviceStates[device] ?? [:]
+            return states[identifier] ?? RegionStateInfo(identifier: identifier, state: "unknown")
         }
     }
 

@@ -11,8 +11,9 @@ import WaymarkStore
 public protocol DaemonBackend: Sendable {
     /// What the daemon is doing now, for `GET /v1/status` and `GET /metrics`.
     func status() async -> DaemonStatus
-    /// The most recent fix recorded, or `nil` when none has been.
-    func lastFix() async throws -> HistoryEntry?
+    /// The most recent fix recorded from `device` (`local`: the receiver; docs/devices.md), or
+    /// `nil` when none has been. Throws `APIError.noDevice` for a device that is not known.
+    func lastFix(device: String) async throws -> HistoryEntry?
     /// Recorded fixes, gaps and events in time order, filtered by `request`.
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry]
     /// Why the stored event `id` happened (docs/explain.md); nil when there is no such event.
@@ -32,8 +33,9 @@ public protocol DaemonBackend: Sendable {
     func importRegions(_ regions: [Region], replace: Bool) async throws -> ImportReport
     /// Removes a region; `false` when there was no region with that identifier.
     func removeRegion(identifier: String) async throws -> Bool
-    /// Whether the device is inside the region now; `nil` when there is no such region.
-    func regionState(identifier: String) async throws -> RegionStateInfo?
+    /// Whether `device` is inside the region now; `nil` when there is no such region. Throws
+    /// `APIError.noDevice` for a device that is not known.
+    func regionState(identifier: String, device: String) async throws -> RegionStateInfo?
     /// A device's history through the export code: the file's bytes (`stats`: the statistics'
     /// JSON). Throws `APIError` 404 `empty-track` when the range holds no fix.
     func export(_ request: ExportRequest) async throws -> [UInt8]

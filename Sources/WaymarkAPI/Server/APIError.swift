@@ -55,6 +55,11 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         APIError(.notFound, code: code, message: message)
     }
 
+    /// 404 `no-device`: a per-device read (`?device=`) named a device the daemon does not know.
+    public static func noDevice(_ name: String) -> APIError {
+        APIError(.notFound, code: "no-device", message: "no device \"\(name)\"; `waymark devices list` shows the known ones")
+    }
+
     static func invalidParameter(_ name: String, _ message: String) -> APIError {
         APIError(
             .badRequest, code: "invalid-parameter", message: "\(name): \(message)",

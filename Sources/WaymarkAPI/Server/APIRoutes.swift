@@ -31,9 +31,10 @@ extension APIServer {
         let health = "{\"status\":\"ok\",\"tokenRequired\":\(token != nil)}"
         routes.add("/v1/health", .get) { _, _ in json(health) }
         routes.add("/v1/status", .get) { _, _ in json(await backend.status().json) }
-        routes.add("/v1/fixes/last", .get) { _, _ in
-            guard let fix = try await backend.lastFix() else {
-                throw APIError.notFound("no fix has been recorded yet", code: "no-fix")
+        routes.add("/v1/fixes/last", .get) { request, _ in
+            let device = try deviceParameter(request.uri.queryParameters, of: "/v1/fixes/last")
+            guard let fix = try await backend.lastFix(device: device) else {
+                throw APIError.notFound("no fix has been recorded from device \"\(device)\" yet", code: "no-fix")
             }
             return json(fix.json)
         }
@@ -97,9 +98,10 @@ extension APIServer {
             context.logger.info("region removed", metadata: ["region.id": "\(id)"])
             return Response(status: .noContent)
         }
-        routes.add("/v1/regions/:id/state", .get) { _, context in
+        routes.add("/v1/regions/:id/state", .get) { request, context in
             let id = try regionIdentifier(context)
-            guard let state = try await backend.regionState(identifier: id) else {
+            let device = try deviceParameter(request.uri.queryParameters, of: "/v1/regions/{id}/state")
+            guard let state = try await backend.regionState(identifier: id, device: device) else {
                 throw APIError.notFound("no region \"\(id)\"", code: "no-region")
             }
             return json(state.json)
@@ -207,6 +209,17 @@ extension APIServer {
             throw APIError(.badRequest, code: "invalid-identifier", message: "handler name is not valid percent-encoded UTF-8")
         }
         return name
+    }
+
+    /// `?device=NAME` of a per-device read (docs/devices.md), `local` (the receiver) when absent;
+    /// any other parameter is refused.
+    private static func deviceParameter(_ parameters: Parameters, of path: String) throws(APIError) -> String {
+        for (name, _) in parameters where name != "device" {
+            throw APIError.invalidParameter(String(name), "unknown parameter; \(path) takes device")
+        }
+        guard let device = parameters.get("device") else { return "local" }
+        guard !device.isEmpty else { throw APIError.invalidParameter("device", "must not be empty") }
+        return device
     }
 
     private static func boolParameter(_ parameters: Parameters, _ name: String) throws(APIError) -> Bool {

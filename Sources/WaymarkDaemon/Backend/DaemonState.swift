@@ -94,16 +94,25 @@ struct DaemonState: DaemonBackend {
         return OutputTestResult(output: name, delivered: delivered, answer: answer)
     }
 
-    func lastFix() async throws -> HistoryEntry? {
-        if let live = pipeline.snapshot().lastFix { return live }
-        return try await store.offPool { try $0.lastFix().map { HistoryEntry(HistoryItem.fix($0)) } }
+    func lastFix(device: String) async throws -> HistoryEntry? {
+        if let live = try await livePipeline(of: device).snapshot().lastFix { return live }
+        return try await store.offPool { try $0.lastFix(device: device).map { HistoryEntry(HistoryItem.fix($0)) } }
+    }
+
+    /// `local`'s pipeline (the receiver), or a known network device's (made on first use, from
+    /// its saved states, as its first fix would make it). Throws `APIError.noDevice` for a
+    /// device that is neither.
+    private func livePipeline(of device: String) async throws -> LivePipeline {
+        if device == Device.localName { return pipeline }
+        guard try await store.offPool({ try $0.device(named: device) }) != nil else { throw APIError.noDevice(device) }
+        return try await fleet.pipeline(for: device)
     }
 
     func explainEvent(id: Int64) async throws -> EventExplainAnswer? {
-        let configuration = pipeline.regionConfiguration
+        let settings = pipeline.settings
         do {
             return try await store.offPool { store in
-                try store.explainEvent(id: id, regionConfiguration: configuration).map { EventExplainAnswer(json: $0.json, text: $0.text) }
+                try store.explainEvent(id: id, settings: settings).map { EventExplainAnswer(json: $0.json, text: $0.text) }
             }
         } catch let error as ExplainError {
             throw APIError(.unprocessableContent, code: error.code.rawValue, message: error.message)
@@ -209,20 +218,6 @@ struct DaemonState: DaemonBackend {
             return true
         } catch HandlerError.unknownHandler {
             return false
-        }
-    }
-}
-
-extension HistoryEntry {
-    /// A stored history item as the API serves it.
-    init(_ item: HistoryItem) {
-        switch item {
-        case .fix(let stored):
-            self.init(kind: "fix", time: item.time, coordinate: stored.fix.coordinate, json: item.jsonLine, device: stored.device)
-        case .gap(let gap):
-            self.init(kind: "gap", time: item.time, coordinate: nil, json: item.jsonLine, device: gap.device)
-        case .event(let event):
-            self.init(kind: "event", time: item.time, coordinate: event.coordinate, json: event.jsonLineWithID, device: event.device)
         }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import Logging
-import WaymarkAPI
 import WaymarkExportJob
 
-/// `GET /v1/export` in the daemon: the export code run over the daemon's own database, as
-/// `waymark export --db` runs it, into a private temporary file whose bytes are answered. Blocking
-/// (it reads the history twice and may draw a picture): callers run it off the cooperative pool.
-enum HistoryExport {
-    static func bytes(database: String, request: ExportRequest, logger: Logger) throws -> [UInt8] {
+/// `GET /v1/export`: the export code run over a Waymark database, as `waymark export --db` runs
+/// it, into a private temporary file whose bytes are answered. The daemon passes its own
+/// database; the fleet a temporary one holding the device's range copied from PostgreSQL.
+/// Blocking (it reads the history twice and may draw a picture): callers run it off the
+/// cooperative pool.
+public enum HistoryExport {
+    public static func bytes(database: String, request: ExportRequest, logger: Logger) throws -> [UInt8] {
         let source = ExportSource.history(database: database, from: request.from, to: request.to, device: request.device)
         do {
             if request.format == .stats {

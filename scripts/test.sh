@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# No synchronous SQLite call in async code (the rule: the script's header, docs/durability.md):
+# the lint proves itself on its fixtures (Tests/Lint/), then checks Sources/. Under a second.
+python3 scripts/lint-blocking-store-calls.py --self-test
+python3 scripts/lint-blocking-store-calls.py
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 swift build --build-tests 2>&1 | tee "$log" | grep -E '^(error|warning)|Compiling|Build' | tail -n 3

@@ -23,9 +23,10 @@ public enum Daemon {
         for folder in configuration.folders {
             try PrivateFolder.create(folder, mustBeOwnPrivate: folder == DefaultLocations.sharedRuntimeFolder)
         }
-        let store = try WaymarkStore(path: configuration.database, logger: logger)
+        // Start-up reads and writes too stay off the cooperative pool (docs/durability.md).
+        let store = try await WaymarkStore.open(path: configuration.database, logger: logger)
         let loader = RegionLoader(store: store, paths: configuration.regionPaths, idProperty: configuration.idProperty)
-        let regions = try loader.load()
+        let regions = try await loader.load()
         let clock = SystemWallClock()
         let pipelineBox = PipelineBox()
         let feed = LiveFeed { count in Task { await pipelineBox.pipeline?.liveSubscribersChanged(count) } }
@@ -34,9 +35,10 @@ public enum Daemon {
         let sourceDescription = track.map { "replay:\($0)" } ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let writer = StoreWriter(store: store, logger: logger)
         let network = NetworkMeter(profile: configuration.power.networkProfile(detected: DefaultRouteRadio.detect()), clock: clock, logger: logger)
+        let saved = try await store.offPool { try (states: $0.savedRegionStates(), marks: $0.savedMarks()) }
         let pipeline = LivePipeline(
-            store: store, writer: writer, regions: RegionMonitors(regions, configuration: configuration.regionConfiguration), savedStates: try store.savedRegionStates(),
-            savedMarks: try store.savedMarks(), sourceKind: sourceKind, sourceDescription: sourceDescription,
+            store: store, writer: writer, regions: RegionMonitors(regions, configuration: configuration.regionConfiguration), savedStates: saved.states,
+            savedMarks: saved.marks, sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             power: configuration.power, network: network, clock: clock, logger: logger)
         pipelineBox.pipeline = pipeline
@@ -71,7 +73,7 @@ public enum Daemon {
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let replay = configuration.replay {
-            let previous = try store.lastFix()
+            let previous = try await store.offPool { try $0.lastFix() }
             let resumeAfter = previous?.source == sourceDescription ? previous?.fix.time : nil
             services.append(.init(
                 service: ReplayFeedService(settings: replay, pipeline: pipeline, resumeAfter: resumeAfter, logger: logger),
@@ -90,7 +92,7 @@ public enum Daemon {
         api.socketGroup = configuration.apiGroup
         api.web = configuration.web
         // An unreadable basemap stops the daemon now, with the file named.
-        api.basemap = try configuration.web.basemapFile.map { try MBTilesFile(path: $0) }
+        if let basemap = configuration.web.basemapFile { api.basemap = try await store.offPool { _ in try MBTilesFile(path: basemap) } }
         services.append(.init(service: try APIServer(
             configuration: api,
             backend: state, logger: logger)))

@@ -65,11 +65,11 @@ public enum IngestBenchmark {
             throw BenchmarkError("the track has no timed fixes")
         }
         let lapSeconds = last.seconds(since: first) + 60
-        let store = try WaymarkStore(path: database, logger: logger)
-        try store.importRegions(regions, replace: false)
+        let store = try await WaymarkStore.open(path: database, logger: logger)
+        let stored = try await store.offPool { try $0.importRegions(regions, replace: false); return try $0.regions() }
         let writer = StoreWriter(store: store, logger: logger)
         let pipeline = LivePipeline(
-            store: store, writer: writer, regions: RegionMonitors(try store.regions()), sourceKind: .replay, sourceDescription: "bench",
+            store: store, writer: writer, regions: RegionMonitors(stored), sourceKind: .replay, sourceDescription: "bench",
             feed: LiveFeed(), subscriptions: subscriptions, logger: logger)
 
         let clock = ContinuousClock()
@@ -98,7 +98,7 @@ public enum IngestBenchmark {
         await writer.shutdown()
 
         let statistics = writer.statistics
-        let counts = try store.historyCounts()
+        let counts = try await store.offPool { try $0.historyCounts() }
         return Result(
             fixesSent: sent, fixesStored: counts.fixes, eventsStored: counts.events, seconds: seconds, laps: laps,
             commits: statistics.commits, durableCommits: statistics.durableCommits, largestGroup: statistics.largestGroup,

@@ -1,6 +1,7 @@
 import WaymarkAPI
 import WaymarkCore
 import WaymarkPower
+import WaymarkStore
 
 // Power (docs/semantics.md §4): whether the source is watched, power-aware sampling, and the
 // energy ledger on the daemon's clock.
@@ -94,26 +95,39 @@ extension LivePipeline {
     }
 
     /// Adds what the ledger accounted up to now to the store (hourly, on request, at shutdown).
-    /// On a store failure the ledger keeps it for the next flush.
-    func flushEnergy() {
+    ///
+    /// The write (an fsync, `addEnergy`) runs on the store's own queue, not on the actor: what it
+    /// writes is taken out of the ledger first, so accounting carries on meanwhile and a flush
+    /// that overlaps it takes only what came after. On a store failure the taken buckets wait
+    /// with the network's for the next flush, which adds them (the store sums equal buckets).
+    func flushEnergy() async {
         var next = energy
         unstoredNetworkEnergy += network?.take() ?? []
+        let buckets: [EnergyBucket]
         do {
-            try store.addEnergy(try next.take(at: clock.now) + unstoredNetworkEnergy)
-            energy = next
-            unstoredNetworkEnergy = []
+            buckets = try next.take(at: clock.now) + unstoredNetworkEnergy
+        } catch {
+            logger.error("Cannot store the energy ledger", metadata: ["error": "\(error)"])
+            count("storeErrors")
+            return
+        }
+        energy = next
+        unstoredNetworkEnergy = []
+        do {
+            try await store.offPool { try $0.addEnergy(buckets) }
             publishStatus()
         } catch {
+            unstoredNetworkEnergy = buckets + unstoredNetworkEnergy
             logger.error("Cannot store the energy ledger", metadata: ["error": "\(error)"])
             count("storeErrors")
         }
     }
 
     /// Shutdown: no more sleeping, and everything accounted stored.
-    func finishPower() {
+    func finishPower() async {
         sleeper?.cancel()
         sleeper = nil
-        flushEnergy()
+        await flushEnergy()
     }
 
     /// What the radios and the sampler are doing now.

@@ -18,7 +18,7 @@ struct RegionReloadService: Service {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             logger.notice("SIGHUP: reloading regions")
             do {
-                let regions = try loader.load()
+                let regions = try await loader.load()
                 await pipeline.adopt(regions)
                 await fleet.adopt(regions)
             } catch {
@@ -35,11 +35,15 @@ struct RegionLoader: Sendable {
     let paths: [String]
     let idProperty: String?
 
-    func load() throws -> [Region] {
-        if !paths.isEmpty {
-            let regions = try GeoJSONRegionLoader.load(paths: paths, idProperty: idProperty)
-            try store.importRegions(regions, replace: true)
+    /// Reads the files and writes the store on the store's own queue (file reads, parsing and
+    /// SQLite all block), not on the cooperative pool.
+    func load() async throws -> [Region] {
+        try await store.offPool { [paths, idProperty] store in
+            if !paths.isEmpty {
+                let regions = try GeoJSONRegionLoader.load(paths: paths, idProperty: idProperty)
+                try store.importRegions(regions, replace: true)
+            }
+            return try store.regions()
         }
-        return try store.regions()
     }
 }

@@ -13,7 +13,8 @@ struct RetentionService: Service {
         while !Task.isShuttingDownGracefully {
             let cutoff = Timestamp.now.adding(seconds: -days * 86_400)
             do {
-                let deleted = try store.pruneHistory(before: cutoff)
+                // Batched deletes that may take a while: on the store's queue, not the cooperative pool.
+                let deleted = try await store.offPool { try $0.pruneHistory(before: cutoff) }
                 if deleted > 0 { logger.info("Pruned history", metadata: ["rows": "\(deleted)", "before": "\(cutoff.rfc3339)"]) }
             } catch {
                 logger.error("Cannot prune history", metadata: ["error": "\(error)"])

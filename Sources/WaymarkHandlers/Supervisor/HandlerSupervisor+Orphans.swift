@@ -34,7 +34,7 @@ extension HandlerSupervisor {
     public func endOrphans() async -> Int {
         let recorded: [StoredHandlerProcess]
         do {
-            recorded = try store.handlerProcesses()
+            recorded = try await store.offPool { try $0.handlerProcesses() }
         } catch {
             logger.error("Cannot read the handler processes left by an earlier run", metadata: ["error": "\(error)"])
             return 0
@@ -63,7 +63,7 @@ extension HandlerSupervisor {
             for handler in cgroups.handlers() { cgroups.killAll(handler) }
         }
         for process in recorded {
-            do { try store.forgetHandlerProcess(pid: process.pid, bootID: process.bootID) } catch {
+            do { try await store.offPool { try $0.forgetHandlerProcess(pid: process.pid, bootID: process.bootID) } } catch {
                 logger.error("Cannot forget a handler's process", metadata: ["pid": "\(process.pid)", "error": "\(error)"])
             }
         }

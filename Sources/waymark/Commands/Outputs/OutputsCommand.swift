@@ -194,7 +194,7 @@ struct OutputsCommand: ParsableCommand {
             case .daemon(let client):
                 result = try OutputsCommand.post(client, "test", output: name, answer: OutputTestResult.self)
             case .store(let database):
-                guard let output = try database.output(named: name) else { throw CommandError("no output named '\(name)'") }
+                guard let output = try await database.offPool({ try $0.output(named: name) }) else { throw CommandError("no output named '\(name)'") }
                 let (delivered, answer) = await OutputTester.test(output)
                 result = OutputTestResult(output: name, delivered: delivered, answer: answer)
             }

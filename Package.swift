@@ -274,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "WaymarkCLITests",
             dependencies: [
-                "WaymarkCore", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
+                "WaymarkClient", "WaymarkCore", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]

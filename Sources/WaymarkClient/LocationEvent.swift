@@ -85,5 +85,12 @@ public struct RegionStateAnswer: Sendable, Equatable {
 /// Failures of the client.
 public struct WaymarkClientError: Error, Sendable, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// The daemon's stable code when it could not answer a query (`handler.unknown-device`,
+    /// docs/handlers.md); nil for the client's own failures.
+    public let code: String?
+
+    init(_ description: String, code: String? = nil) {
+        self.description = description
+        self.code = code
+    }
 }

@@ -142,15 +142,19 @@ public final class WaymarkHandlerClient: @unchecked Sendable {
         (try await request(["type": "backgroundTimeRemaining"])["backgroundTimeRemaining"] as? NSNumber)?.doubleValue
     }
 
-    public func regionState(_ region: String) async throws -> RegionStateAnswer {
-        let value = try await request(["type": "regionState", "region": region])["value"] as? [String: Any]
+    /// Whether `device` (default `local`, the gpsd receiver; an event's `device` for the device
+    /// that caused it) is inside `region`. Throws a `WaymarkClientError` with code
+    /// `handler.unknown-device` when the daemon knows no such device.
+    public func regionState(_ region: String, device: String? = nil) async throws -> RegionStateAnswer {
+        let value = try await answer(["type": "regionState", "region": region], device: device) as? [String: Any]
         return RegionStateAnswer(state: value?["state"] as? String, since: value?["since"] as? String)
     }
 
-    /// The daemon's most recent fix as its JSON object (`kind`, `time`, `latitude`,
-    /// `longitude`, …), nil when there is none.
-    public func lastLocation() async throws -> String? {
-        guard let value = try await request(["type": "lastLocation"])["value"] as? [String: Any] else { return nil }
+    /// `device`'s most recent fix (default `local`) as its JSON object (`kind`, `time`,
+    /// `latitude`, `longitude`, `device`, …), nil when there is none. Throws a
+    /// `WaymarkClientError` with code `handler.unknown-device` when the daemon knows no such device.
+    public func lastLocation(device: String? = nil) async throws -> String? {
+        guard let value = try await answer(["type": "lastLocation"], device: device) as? [String: Any] else { return nil }
         return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
     }
 
@@ -168,6 +172,17 @@ public final class WaymarkHandlerClient: @unchecked Sendable {
             }
             if !sent { continuation.resume(throwing: WaymarkClientError("the connection is closed")) }
         }
+    }
+
+    /// A query's `value`, or its `error` thrown.
+    private func answer(_ query: [String: Any], device: String?) async throws -> Any? {
+        var query = query
+        if let device { query["device"] = device }
+        let reply = try await request(query)
+        if let error = reply["error"] as? [String: Any] {
+            throw WaymarkClientError(error["message"] as? String ?? "the daemon could not answer \(query)", code: error["code"] as? String)
+        }
+        return reply["value"]
     }
 
     private func send(_ message: [String: Any]) { try? Self.writeLine(fd, message) }

@@ -50,11 +50,10 @@ public enum Daemon {
         handlerSettings.maximumProcesses = configuration.handlerMaximumProcesses
         handlerSettings.memoryPressureFile = configuration.memoryPressureFile
         handlerSettings.cgroups = HandlerCgroups.prepare(instance: configuration.database, logger: logger)
+        let handlerQueries = HandlerQueryBackend()
         let supervisor = HandlerSupervisor(
             store: store, socketPath: handlerSocket.path, settings: handlerSettings,
-            queries: .init(
-                regionState: { id in await pipeline.regionState(identifier: id)?.json ?? "null" },
-                lastLocation: { pipeline.snapshot().lastFix?.json ?? "null" }),
+            queries: handlerQueries.queries,
             clock: clock, logger: logger)
         // Before anything can be launched: what a daemon that died without its shutdown left.
         await supervisor.endOrphans()
@@ -69,6 +68,7 @@ public enum Daemon {
         let state = DaemonState(
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,
             outputService: outputService)
+        handlerQueries.answer(with: state)
         try await state.reloadHandlers()
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []

@@ -108,7 +108,7 @@ import WaymarkTestSupport
         let (store, clock, pipeline) = (rig.store, rig.clock, rig.pipeline)
         let supervisor = HandlerSupervisor(
             store: store, socketPath: "/nonexistent/handler.sock",
-            queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }), clock: clock, logger: Self.quiet)
+            queries: .init(regionState: { _, _ in "null" }, lastLocation: { _ in "null" }), clock: clock, logger: Self.quiet)
         await pipeline.routeHandlers(
             [
                 HandlerRegistration(name: "hiker", executable: "/bin/true", subscription: HandlerSubscription(allRegions: true)),

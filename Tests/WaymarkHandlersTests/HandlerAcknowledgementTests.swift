@@ -49,7 +49,7 @@ import WaymarkTestSupport
         let server = try await HandlerSocketServer.bind(base: directory.path("run"), logger: logger)
         defer { server.stop() }
         let supervisor = HandlerSupervisor(
-            store: store, socketPath: server.path, queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }),
+            store: store, socketPath: server.path, queries: .init(regionState: { _, _ in "null" }, lastLocation: { _ in "null" }),
             clock: clock, logger: logger)
         try await supervisor.reload()
         server.start { supervisor.serve($0) }

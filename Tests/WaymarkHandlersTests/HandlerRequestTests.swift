@@ -15,4 +15,19 @@ import WaymarkHandlers
     func finishedParses(line: String, expected: HandlerRequest) {
         #expect(HandlerRequest.parse(line) == expected)
     }
+
+    /// A query names its device, `local` when it names none; a device that is not a name is refused.
+    @Test(arguments: [
+        (#"{"type":"regionState","region":"hut","request":"1"}"#, HandlerRequest.regionState(region: "hut", device: "local", request: "1")),
+        (#"{"type":"regionState","region":"hut","device":"phone"}"#, .regionState(region: "hut", device: "phone", request: nil)),
+        (#"{"type":"regionState","region":"hut","device":null}"#, .regionState(region: "hut", device: "local", request: nil)),
+        (#"{"type":"regionState","region":"hut","device":""}"#, .invalid(#"regionState: "device" must be a device name"#)),
+        (#"{"type":"regionState","region":"hut","device":7}"#, .invalid(#"regionState: "device" must be a device name"#)),
+        (#"{"type":"lastLocation"}"#, .lastLocation(device: "local", request: nil)),
+        (#"{"type":"lastLocation","device":"tracker","request":"r"}"#, .lastLocation(device: "tracker", request: "r")),
+        (#"{"type":"lastLocation","device":["phone"]}"#, .invalid(#"lastLocation: "device" must be a device name"#)),
+    ])
+    func queriesNameTheirDevice(line: String, expected: HandlerRequest) {
+        #expect(HandlerRequest.parse(line) == expected)
+    }
 }

@@ -26,7 +26,7 @@ import WaymarkTestSupport
         settings.memoryPressureFile = nil
         let supervisor = HandlerSupervisor(
             store: store, socketPath: directory.path("handlers.sock"), settings: settings,
-            queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }), clock: clock, logger: Self.quiet)
+            queries: .init(regionState: { _, _ in "null" }, lastLocation: { _ in "null" }), clock: clock, logger: Self.quiet)
         try await supervisor.reload()
         _ = try store.enqueueHandlerEvents([.init(handler: "sleeper", time: clock.now, kind: .region, record: "{}")], at: clock.now)
         await supervisor.eventsQueued(for: "sleeper", reason: "region")

@@ -34,7 +34,7 @@ import WaymarkTestSupport
         let server = try await HandlerSocketServer.bind(base: directory.path("sockets"), logger: Self.quiet)
         let supervisor = HandlerSupervisor(
             store: store, socketPath: server.path, settings: settings,
-            queries: .init(regionState: { _ in "null" }, lastLocation: { "null" }), clock: clock, logger: Self.quiet)
+            queries: .init(regionState: { _, _ in "null" }, lastLocation: { _ in "null" }), clock: clock, logger: Self.quiet)
         server.start { connection in supervisor.serve(connection) }
         defer { server.stop() }
         try await supervisor.reload()

@@ -157,8 +157,8 @@ struct DaemonState: DaemonBackend {
         return removed
     }
 
-    func regionState(identifier: String) async throws -> RegionStateInfo? {
-        await pipeline.regionState(identifier: identifier)
+    func regionState(identifier: String, device: String) async throws -> RegionStateInfo? {
+        await (try await livePipeline(of: device)).regionState(identifier: identifier)
     }
 
     func export(_ request: ExportRequest) async throws -> [UInt8] {

@@ -1,5 +1,6 @@
 import Foundation
 import WaymarkCore
+import WaymarkDevices
 
 /// A message from a handler (docs/handlers.md). Unknown or malformed lines become `.invalid`
 /// with a reason; the daemon answers those with an `error` message and carries on.
@@ -11,8 +12,10 @@ public enum HandlerRequest: Sendable, Equatable {
     case beginBackgroundTask(name: String)
     case endBackgroundTask(token: String)
     case backgroundTimeRemaining
-    case regionState(region: String, request: String?)
-    case lastLocation(request: String?)
+    /// A region's state for `device` (default `local`, the gpsd receiver), as its pipeline has it.
+    case regionState(region: String, device: String, request: String?)
+    /// `device`'s most recent fix (default `local`).
+    case lastLocation(device: String, request: String?)
     /// Done with what this wake needed, for every event up to `through` (default: every event
     /// sent so far); `useful` says whether that was useful work. Truthful, it is suspended at
     /// once; either way it counts towards its standing (`HandlerStanding`).
@@ -45,9 +48,11 @@ public enum HandlerRequest: Sendable, Equatable {
             return .enterBackground
         case "regionState":
             guard let region = object["region"] as? String else { return .invalid("regionState needs \"region\"") }
-            return .regionState(region: region, request: request)
+            guard let device = device(object["device"]) else { return .invalid("regionState: \"device\" must be a device name") }
+            return .regionState(region: region, device: device, request: request)
         case "lastLocation":
-            return .lastLocation(request: request)
+            guard let device = device(object["device"]) else { return .invalid("lastLocation: \"device\" must be a device name") }
+            return .lastLocation(device: device, request: request)
         case "finished":
             let useful = object["useful"]
             guard useful == nil || useful is NSNull || useful is Bool else { return .invalid("finished: \"useful\" must be true or false") }
@@ -66,6 +71,13 @@ public enum HandlerRequest: Sendable, Equatable {
         default:
             return .invalid("unknown type \"\(type)\"")
         }
+    }
+
+    /// A query's `device`: absent or null means `local`; anything but a non-empty string is refused (nil).
+    private static func device(_ value: Any?) -> String? {
+        if value == nil || value is NSNull { return Device.localName }
+        guard let name = value as? String, !name.isEmpty else { return nil }
+        return name
     }
 }
 
@@ -115,6 +127,20 @@ public enum HandlerReply {
         w.add("type", "answer")
         w.add("request", request)
         w.addRaw("value", body)
+        return w.object
+    }
+
+    /// A query that could not be answered: still an `answer` in its place among the replies,
+    /// with a null value and the error (`{"code","message"}`) instead.
+    public static func answer(request: String?, failed error: HandlerQueryError) -> String {
+        var problem = JSONObjectWriter()
+        problem.add("code", error.code.rawValue)
+        problem.add("message", error.message)
+        var w = JSONObjectWriter()
+        w.add("type", "answer")
+        w.add("request", request)
+        w.addRaw("value", "null")
+        w.addRaw("error", problem.object)
         return w.object
     }
 }

@@ -57,10 +57,10 @@ extension HandlerSupervisor {
             feed(.endBackgroundTask(handler: name, token: token))
         case .backgroundTimeRemaining:
             feed(.backgroundTimeRemaining(handler: name))
-        case .regionState(let region, let request):
-            connection.send(HandlerReply.answer(request: request, await queries.regionState(region)))
-        case .lastLocation(let request):
-            connection.send(HandlerReply.answer(request: request, await queries.lastLocation()))
+        case .regionState(let region, let device, let request):
+            connection.send(await answer(request) { try await $0.regionState(region, device) })
+        case .lastLocation(let device, let request):
+            connection.send(await answer(request) { try await $0.lastLocation(device) })
         case .finished(let useful, let through, let result):
             if let result { feed(.fetchResult(handler: name, result)) }
             feed(.finished(handler: name, useful: useful, through: through))
@@ -70,6 +70,18 @@ extension HandlerSupervisor {
             connection.send(HandlerReply.simple("error", [("message", reason)]))
         }
         return name
+    }
+
+    /// The answer line to a query, or the error in its place (a failure that is not a
+    /// `HandlerQueryError` is `unavailable`, with its description).
+    private func answer(_ request: String?, _ query: (Queries) async throws -> String) async -> String {
+        do {
+            return HandlerReply.answer(request: request, try await query(queries))
+        } catch let error as HandlerQueryError {
+            return HandlerReply.answer(request: request, failed: error)
+        } catch {
+            return HandlerReply.answer(request: request, failed: HandlerQueryError(code: .unavailable, message: "cannot answer: \(error)"))
+        }
     }
 
     /// Attaches a connection: a process launched by the daemon proves itself with its token; a

@@ -46,12 +46,19 @@ public actor HandlerSupervisor {
         public init() {}
     }
 
-    /// Answers handlers' queries (region state, last location) as JSON values.
+    /// Answers handlers' queries (region state, last location) as JSON values, for the device
+    /// named (`local` when the handler names none); a `HandlerQueryError` (an unknown device)
+    /// is sent in place of the answer.
     public struct Queries: Sendable {
-        public var regionState: @Sendable (String) async -> String
-        public var lastLocation: @Sendable () async -> String
+        /// `(region, device)`: the region's state for that device, or `null` when not monitored.
+        public var regionState: @Sendable (_ region: String, _ device: String) async throws -> String
+        /// `(device)`: the device's most recent fix, or `null` when it has none.
+        public var lastLocation: @Sendable (_ device: String) async throws -> String
 
-        public init(regionState: @escaping @Sendable (String) async -> String, lastLocation: @escaping @Sendable () async -> String) {
+        public init(
+            regionState: @escaping @Sendable (_ region: String, _ device: String) async throws -> String,
+            lastLocation: @escaping @Sendable (_ device: String) async throws -> String
+        ) {
             self.regionState = regionState
             self.lastLocation = lastLocation
         }

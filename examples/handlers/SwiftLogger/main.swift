@@ -19,11 +19,11 @@ for await event in client.events {
         "id": event.id, "attempt": event.attempt, "reason": event.reason, "launchReason": client.launchReason,
         "pid": Int(getpid()), "event": event.json, "backgroundTimeRemaining": task.remaining ?? -1,
     ]
-    if let region = event.region { line["regionState"] = try await client.regionState(region).state ?? "none" }
+    if let region = event.region { line["regionState"] = try await client.regionState(region, device: event.device).state ?? "none" }
     // A standard update's measurements, each present only when the fix had it.
     let measured = ["altitude": event.altitude, "verticalAccuracy": event.verticalAccuracy, "speed": event.speed, "course": event.course]
     line["measured"] = measured.compactMapValues { $0 }
-    line["lastLocation"] = try await client.lastLocation() ?? "none"
+    line["lastLocation"] = try await client.lastLocation(device: event.device) ?? "none"
     let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) + Data("\n".utf8)
     if let handle = FileHandle(forWritingAtPath: output) {
         handle.seekToEndOfFile()

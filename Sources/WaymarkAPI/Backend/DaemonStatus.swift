@@ -11,6 +11,9 @@ public struct DaemonStatus: Sendable, Equatable {
             case replay
             /// Phones and trackers over the network listener (docs/devices.md).
             case network
+            /// A fleet's api node (docs/fleet.md): devices' fixes reach the fleet through its
+            /// ingest nodes; there is no receiver (`local`).
+            case fleet
         }
 
         public var kind: Kind

@@ -79,7 +79,8 @@ async function main() {
 
   // Devices: the receiver (`local`) and the network devices, each with its latest fix.
   const devices = await api.get("/v1/devices");
-  const latest = new Map([["local", status.lastFix]]);
+  // A fleet has no receiver: only its network devices are listed.
+  const latest = new Map(status.source.kind === "fleet" ? [] : [["local", status.lastFix]]);
   for (const device of status.devices ?? []) latest.set(device.device, device.lastFix);
   for (const device of devices.devices ?? []) if (!latest.has(device.name)) latest.set(device.name, null);
   const select = $("device");

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The API's bearer token (`api.token_file`, `--token-file`).
-enum APIToken {
+public enum APIToken {
     /// The file's first line, trimmed; an empty, short, unreadable or too open file is a
     /// configuration error (`SecretFile`).
-    static func read(from path: String) throws -> String {
+    public static func read(from path: String) throws -> String {
         let token = try SecretFile.firstLine(of: path, key: "api.token_file")
         guard token.count >= 16 else {
             throw ConfigurationError(file: path, line: 1, key: "api.token_file", message: "the token must be at least 16 characters")

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import WaymarkAPI
 
 /// What a fleet node does (docs/fleet.md).
 public enum FleetRole: String, Sendable, CaseIterable {
@@ -10,6 +11,8 @@ public enum FleetRole: String, Sendable, CaseIterable {
     case worker
     /// Delivers the outputs (webhooks, MQTT) from the events the workers publish.
     case output
+    /// Serves the HTTP API and the web page over PostgreSQL and the bus (`FleetAPINode`).
+    case api
 }
 
 /// `waymark serve --fleet`: one node of a fleet, until SIGTERM or SIGINT.
@@ -25,6 +28,10 @@ public enum FleetNode {
         public var host = "127.0.0.1"
         public var port = 8084
         public var onListening: (@Sendable (Int) async -> Void)?
+        /// Api nodes: the API's socket, TCP port and token, and the web page's settings.
+        public var api = APIServer.Configuration(socketPath: "/run/waymark/api.sock")
+        /// Api nodes: the version `GET /v1/status` reports.
+        public var version = ""
 
         public init(role: FleetRole, name: String, postgres: PostgresAddress, natsURL: String) {
             self.role = role
@@ -48,6 +55,9 @@ public enum FleetNode {
                 service = FleetWorker(
                     settings: .worker(name: settings.name, natsURL: settings.natsURL), database: database,
                     partitions: partitions, logger: logger)
+            case .api:
+                // The API reads every partition: the partition count is not its to know either.
+                service = try FleetAPINode(settings: settings, database: database, logger: logger)
             case .output:
                 // Outputs read every device's events: the partition count is not theirs to know.
                 service = FleetOutputNode(

@@ -95,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if fleetOptions.fleet {
-            try fleetOptions.validate(alone: config == nil && database == nil && socket == nil && gpsd == nil && replay == nil && beacons == nil && bluetooth == nil)
+            try fleetOptions.validate(alone: config == nil && database == nil && (socket == nil || fleetOptions.role == .api) && gpsd == nil && replay == nil && beacons == nil && bluetooth == nil)
             return
         }
         if fleetOptions.role != nil { throw ValidationError("--role needs --fleet") }
@@ -120,7 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if fleetOptions.fleet {
-            try await fleetOptions.run(listen: listen, logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .notice)
+            let api = fleetOptions.role == .api ? try fleetOptions.api(socket: socket, tcpPort: tcpPort, tokenFile: tokenFile) : nil
+            try await fleetOptions.run(listen: listen, api: api, logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .notice)
             return
         }
         var configuration = DaemonConfiguration(

@@ -229,6 +229,9 @@ let package = Package(
             ]),
         .testTarget(name: "WaymarkDevicesTests", dependencies: ["WaymarkDevices"]),
         .testTarget(name: "WaymarkOutputsTests", dependencies: ["WaymarkOutputs"]),
+        .testTarget(
+            name: "WaymarkDeliveryTests",
+            dependencies: ["WaymarkDelivery", "WaymarkOutputs", "WaymarkCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),

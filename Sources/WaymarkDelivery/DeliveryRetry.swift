@@ -1,9 +1,9 @@
 import Logging
 import WaymarkOutputs
 
-/// One delivery tried until the receiver takes it, says 410, the output's keep time has passed
-/// since the first failure, or the task is cancelled; waiting between attempts by `RetryBackoff`.
-/// Counts deliveries, failures and latency in the output's activity.
+/// One delivery tried as `DeliveryAttempts` decides: until the receiver takes it, says 410,
+/// the output's keep time has passed since the first failure, or the task is cancelled; waiting
+/// between attempts. Counts deliveries, failures and latency in the output's activity.
 public struct DeliveryRetry: Sendable {
     public enum Result: Equatable {
         case delivered
@@ -27,37 +27,36 @@ public struct DeliveryRetry: Sendable {
     }
 
     public func run(_ send: () async -> DeliveryOutcome) async -> Result {
-        var failures = 0
-        var firstFailure: ContinuousClock.Instant?
+        var attempts = DeliveryAttempts<ContinuousClock.Instant>(keep: keep, backoff: backoff)
         while true {
             let started = ContinuousClock.now
-            switch await send() {
-            case .delivered:
-                let latency = ContinuousClock.now - started
+            let outcome = await send()
+            let next = attempts.next(after: outcome, started: started, ended: .now, cancelled: Task.isCancelled, random: .random(in: 0..<1))
+            switch outcome {
+            case .delivered: break
+            case .gone(let reason):
+                activity.update(output) { $0.lastError = reason }
+            case .failed(let reason):
+                activity.update(output) {
+                    $0.failedAttempts += 1
+                    $0.lastError = reason
+                }
+            }
+            switch next {
+            case .delivered(let latency):
                 activity.update(output) {
                     $0.delivered += 1
                     $0.lastLatencyMilliseconds = Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1e3
                 }
                 return .delivered
-            case .gone(let reason):
-                activity.update(output) { $0.lastError = reason }
-                return .gone(reason)
-            case .failed(let reason):
-                failures += 1
-                let since = firstFailure ?? started
-                firstFailure = since
-                activity.update(output) {
-                    $0.failedAttempts += 1
-                    $0.lastError = reason
-                }
-                // Shutting down cut the attempt short: not the receiver's failure, tried again after a restart.
-                if Task.isCancelled { return .cancelled }
-                if ContinuousClock.now - since >= keep { return .gaveUp(reason) }
-                if failures == 1 {
+            case .disable(let reason): return .gone(reason)
+            case .giveUp(let reason): return .gaveUp(reason)
+            case .stop: return .cancelled
+            case .retry(let wait):
+                if attempts.failures == 1, case .failed(let reason) = outcome {
                     logger.warning("Output delivery failed; retrying", metadata: ["output": "\(output)", "error": "\(reason)"])
                 }
-                let wait = backoff.delay(afterFailures: failures, random: Double.random(in: 0..<1))
-                do { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) } catch { return .cancelled }
+                do { try await Task.sleep(for: wait) } catch { return .cancelled }
             }
         }
     }

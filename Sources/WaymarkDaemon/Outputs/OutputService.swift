@@ -4,9 +4,10 @@ import WaymarkDelivery
 import WaymarkOutputs
 import WaymarkStore
 
-/// Runs one `OutputWorker` per output (docs/outputs.md), each woken by the feed when events are
-/// committed. `reload()` restarts them from the store (an output added, removed or changed
-/// through the API); a worker stopped mid-retry loses nothing, its cursor is in the store.
+/// Runs one `DeliveryRunner` per output over the history (`StoreOutputCursor`), and a
+/// `PositionRunner` for the formats that publish positions (docs/outputs.md), each woken by the
+/// feed when events or fixes are committed. `reload()` restarts them from the store (an output added, removed or changed
+/// through the API); a runner stopped mid-retry loses nothing, its cursor is in the store.
 public final class OutputService: Service, Sendable {
     let store: WaymarkStore
     let feed: LiveFeed
@@ -55,8 +56,8 @@ public final class OutputService: Service, Sendable {
     }
 
     /// A task per output in the store (none when it cannot be read: logged): its channel
-    /// prepared, then its event worker and, for formats that publish positions, its location
-    /// worker, side by side; the channel closed when both have stopped.
+    /// prepared, then its events' runner and, for formats that publish positions, its
+    /// positions' runner, side by side; the channel closed when both have stopped.
     private func start(transport: OutputTransport) async -> [Task<Void, Never>] {
         let outputs: [Output]
         do {
@@ -74,16 +75,17 @@ public final class OutputService: Service, Sendable {
                 logger.error("Cannot start an output", metadata: ["output": "\(output.name)", "error": "\(error)"])
                 return nil
             }
-            let events = OutputWorker(output: output, store: store, send: channel.sendEvent, source: source, activity: activity, logger: logger)
-            let locations = channel.publishLocation.map {
-                LocationWorker(output: output, store: store, publish: $0, activity: activity, logger: logger)
+            let events = DeliveryRunner<StoreOutputCursor>(output: output, channel: channel, source: source, activity: activity, logger: logger)
+            let eventCursor = StoreOutputCursor(output: output, store: store, wakes: feed.watch(.events), logger: logger)
+            let positions = channel.publishLocation.map {
+                (PositionRunner<StorePositionCursor>(output: output, publish: $0, activity: activity, logger: logger),
+                 StorePositionCursor(output: output, store: store, wakes: feed.watch(.fixes), logger: logger))
             }
-            let (eventWakes, fixWakes) = (feed.watch(.events), feed.watch(.fixes))
             return Task {
                 await channel.prepare()
                 await withDiscardingTaskGroup { group in
-                    group.addTask { await events.run(wakes: eventWakes) }
-                    if let locations { group.addTask { await locations.run(wakes: fixWakes) } }
+                    group.addTask { await events.run(eventCursor) }
+                    if case let (runner, cursor)? = positions { group.addTask { await runner.run(cursor) } }
                 }
                 channel.close()
             }

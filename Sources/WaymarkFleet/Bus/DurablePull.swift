@@ -2,7 +2,7 @@ import Logging
 import WaymarkNATS
 
 /// How a partition's or an output's durable consumer pulls (`PartitionConsumer`,
-/// `OutputConsumer`): at most a batch unacknowledged, and a new owner's first pull only after
+/// `JetStreamOutputCursor`): at most a batch unacknowledged, and a new owner's first pull only after
 /// its predecessor's unacknowledged messages can come back.
 struct DurablePull: Sendable {
     let jetStream: JetStream

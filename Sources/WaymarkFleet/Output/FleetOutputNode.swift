@@ -44,8 +44,8 @@ public struct FleetOutputNode: Service {
                     let outputs = try await database.outputs().filter { $0.disabled == nil }
                     let live = max(1, try await database.liveNodes(role: FleetRole.output.rawValue))
                     try await rebalance(
-                        outputs, share: (outputs.count + live - 1) / live, leases: leases, runners: runners, bus: bus,
-                        delivery: { try transport.delivery(for: $0, lookups: lookups) })
+                        outputs, share: (outputs.count + live - 1) / live, leases: leases, runners: runners, bus: bus, transport: transport,
+                        lookups: lookups)
                     try await Task.sleep(for: settings.tick)
                 }
             }
@@ -57,11 +57,11 @@ public struct FleetOutputNode: Service {
         await stop(runners, leases: leases, bus: bus, transport: transport)
     }
 
-    /// Stops consumers of outputs gone, stopped, changed or beyond the share, then takes free
-    /// outputs up to it. An output's lock is released only after its consumer has stopped.
+    /// Stops runners of outputs gone, stopped, changed or beyond the share, then takes free
+    /// outputs up to it. An output's lock is released only after its runners have stopped.
     private func rebalance(
         _ outputs: [Output], share: Int, leases: AdvisoryLeases<String>, runners: OutputRunners, bus: FleetBus,
-        delivery makeDelivery: (Output) throws -> OutputDelivery
+        transport: OutputTransport, lookups: any OutputLookups
     ) async throws {
         let wanted = Dictionary(uniqueKeysWithValues: outputs.map { ($0.name, $0) })
         var owned = await leases.owned
@@ -90,24 +90,34 @@ public struct FleetOutputNode: Service {
         for step in 0..<outputs.count where missing > 0 {
             let output = outputs[(offset + step) % outputs.count]
             guard !owned.contains(output.name), try await leases.tryAcquire(output.name) else { continue }
-            let delivery: OutputDelivery
+            let channel: OutputChannel
             do {
-                delivery = try makeDelivery(output)
+                channel = try transport.channel(for: output, lookups: lookups)
             } catch {
                 try await leases.release(output.name)
                 logger.error("cannot deliver an output", metadata: ["output": "\(output.name)", "error": "\(error)"])
                 continue
             }
             missing -= 1
-            let positions =
-                delivery.publishesLocations
-                ? PositionConsumer(output: output, jetStream: bus.jetStream, delivery: delivery, settings: settings, logger: logger) : nil
-            await runners.start(
-                OutputConsumer(
-                    output: output, jetStream: bus.jetStream, database: database, delivery: delivery, settings: settings, logger: logger),
-                positions: positions)
+            await start(output, channel: channel, runners: runners, bus: bus, transport: transport)
             logger.notice("output taken", metadata: ["output": "\(output.name)"])
         }
+    }
+
+    /// The output's events from its consumer of the events stream and, for the formats that
+    /// publish them, its positions from its consumer of the fix stream.
+    private func start(_ output: Output, channel: OutputChannel, runners: OutputRunners, bus: FleetBus, transport: OutputTransport) async {
+        let stop = StopSignal()
+        let events = DeliveryRunner<JetStreamOutputCursor>(
+            output: output, channel: channel, source: transport.source, activity: transport.activity, logger: logger)
+        let eventCursor = JetStreamOutputCursor(
+            output: output, jetStream: bus.jetStream, database: database, settings: settings, stop: stop, logger: logger)
+        let positions = channel.publishLocation.map { publish in
+            let runner = PositionRunner<JetStreamPositionCursor>(output: output, publish: publish, activity: transport.activity, logger: logger)
+            let cursor = JetStreamPositionCursor(output: output, jetStream: bus.jetStream, settings: settings, stop: stop, logger: logger)
+            return { @Sendable in await runner.run(cursor) }
+        }
+        await runners.start(output, channel: channel, stop: stop, events: { await events.run(eventCursor) }, positions: positions)
     }
 
     private func stop(_ runners: OutputRunners, leases: AdvisoryLeases<String>, bus: FleetBus, transport: OutputTransport) async {

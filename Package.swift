@@ -70,6 +70,11 @@ let package = Package(
         // One device's pipeline (pure): source inputs → region gate, region and beacon monitors,
         // subscribers' services and rangers → typed `LocationEvent`s. Every caller drives it.
         .target(name: "WaymarkPipeline", dependencies: ["WaymarkCore", "WaymarkRegions", "WaymarkBeacons", "WaymarkServices"]),
+        // YAML configuration reading shared by the daemon, the fleet and the commands: located errors,
+        // and the keys of `PipelineSettings`.
+        .target(
+            name: "WaymarkConfiguration",
+            dependencies: ["WaymarkCore", "WaymarkServices", "WaymarkPipeline", .product(name: "Yams", package: "Yams")]),
         // GeoJSON region files: decoding (pure) and loading files and folders.
         .target(name: "WaymarkGeoJSON", dependencies: ["WaymarkCore", "WaymarkRegions"]),
         // Sources: GPX files and gpsd (fixes); beacon replay files and the HCI socket (advertisements).
@@ -174,7 +179,7 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline", "WaymarkDevices",
-                "WaymarkOutputs", "WaymarkExportJob", "WaymarkDelivery",
+                "WaymarkOutputs", "WaymarkExportJob", "WaymarkDelivery", "WaymarkConfiguration",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -196,7 +201,7 @@ let package = Package(
             name: "WaymarkFleet",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkPipeline", "WaymarkDevices", "WaymarkSources",
-                "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDelivery", "WaymarkDaemon",
+                "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDelivery", "WaymarkDaemon", "WaymarkConfiguration",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -207,7 +212,7 @@ let package = Package(
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
                 "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices", "WaymarkDevices", "WaymarkOutputs",
-                "WaymarkFleet", "WaymarkDelivery",
+                "WaymarkFleet", "WaymarkDelivery", "WaymarkConfiguration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

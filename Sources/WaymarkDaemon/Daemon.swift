@@ -37,7 +37,7 @@ public enum Daemon {
         let network = NetworkMeter(profile: configuration.power.networkProfile(detected: DefaultRouteRadio.detect()), clock: clock, logger: logger)
         let saved = try await store.offPool { try (states: $0.savedRegionStates(), marks: $0.savedMarks()) }
         let pipeline = LivePipeline(
-            store: store, writer: writer, regions: RegionMonitors(regions, configuration: configuration.regionConfiguration), savedStates: saved.states,
+            store: store, writer: writer, regions: RegionMonitors(regions, settings: configuration.pipeline), savedStates: saved.states,
             savedMarks: saved.marks, sourceKind: sourceKind, sourceDescription: sourceDescription,
             feed: feed, subscriptions: configuration.subscriptions, recordFixes: configuration.recordFixes,
             power: configuration.power, network: network, clock: clock, logger: logger)
@@ -59,7 +59,7 @@ public enum Daemon {
         await supervisor.endOrphans()
         await supervisor.clearForceQuitMarksOfEarlierBoots()
         let fleet = DeviceFleet(
-            store: store, writer: writer, regions: regions, regionConfiguration: configuration.regionConfiguration, feed: feed,
+            store: store, writer: writer, regions: regions, settings: configuration.pipeline, feed: feed,
             clock: clock, logger: logger)
         let directory = DeviceDirectory(store: store)
         let configuredOutputs = configuration.outputs

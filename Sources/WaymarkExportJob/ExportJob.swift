@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WaymarkCore
 import WaymarkExport
+import WaymarkPipeline
 import WaymarkRegions
 import WaymarkRender
 import WaymarkReplay
@@ -21,7 +22,7 @@ public enum ExportJob {
         do {
             let overview = try analyse(
                 input, store: store, regionPaths: options.regionPaths, idProperty: options.idProperty,
-                numberUnnamed: options.numberUnnamedFeatures, silenceRule: options.silenceRule, options: options, logger: logger)
+                numberUnnamed: options.numberUnnamedFeatures, options: options, logger: logger)
             guard overview.statistics.points > 0 else {
                 throw ExportError(.emptyTrack, "\(describe(options.source)) has no track points: nothing to export")
             }
@@ -38,15 +39,14 @@ public enum ExportJob {
 
     /// The overview alone (`waymark stats`): statistics and, with regions, events.
     public static func overview(
-        of source: ExportSource, regionPaths: [String] = [], idProperty: String? = nil, silenceRule: SilenceRule = .standard,
+        of source: ExportSource, regionPaths: [String] = [], idProperty: String? = nil, settings: PipelineSettings = .standard,
         logger: Logger
     ) throws -> TrackOverview {
         let (input, store) = try open(source, logger: logger)
         var options = ExportOptions(source: source, format: .gpx, outputPath: "-")
-        options.silenceRule = silenceRule
+        options.settings = settings
         return try analyse(
-            input, store: store, regionPaths: regionPaths, idProperty: idProperty, numberUnnamed: false,
-            silenceRule: silenceRule, options: options, logger: logger)
+            input, store: store, regionPaths: regionPaths, idProperty: idProperty, numberUnnamed: false, options: options, logger: logger)
     }
 
     // MARK: - Input
@@ -76,7 +76,7 @@ public enum ExportJob {
     /// store), or for the history without paths, from its own database.
     private static func analyse(
         _ input: any TrackInput, store: WaymarkStore?, regionPaths: [String], idProperty: String?, numberUnnamed: Bool,
-        silenceRule: SilenceRule, options: ExportOptions, logger: Logger
+        options: ExportOptions, logger: Logger
     ) throws -> TrackOverview {
         let regions: [Region]
         if regionPaths.isEmpty, let store {
@@ -89,7 +89,7 @@ public enum ExportJob {
                 into: { try WaymarkStore.temporary(logger: logger) }, logger: logger)
         }
         var analyzer = TrackAnalyzer(
-            silenceRule: silenceRule, regions: regions, runEngine: store == nil || !regionPaths.isEmpty, activity: options.activity)
+            settings: options.settings, regions: regions, runEngine: store == nil || !regionPaths.isEmpty, activity: options.activity)
         try input.read(events: true, point: { analyzer.add($0) }, event: { analyzer.add($0) })
         return analyzer.finish(name: input.name, regions: regions)
     }

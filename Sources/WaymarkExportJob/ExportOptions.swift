@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkExport
+import WaymarkPipeline
 import WaymarkServices
 
 /// The formats `waymark export` writes.
@@ -54,8 +55,14 @@ public struct ExportOptions: Sendable {
     public var simplify: Double?
     /// Picture width in pixels (svg, png, overlay, kmz).
     public var width = 1200
-    /// Where the track is split into segments.
-    public var silenceRule = SilenceRule.standard
+    /// The device pipeline's rules (`--config`, `--crossing-gap`, `--region-activity`: the
+    /// daemon's keys, docs/configuration.md), and the silence rule that splits the track.
+    public var settings = PipelineSettings.standard
+    /// Where the track is split into segments (`settings.silence`).
+    public var silenceRule: SilenceRule {
+        get { settings.silence }
+        set { settings.silence = newValue }
+    }
     /// The speed bound of the validation gate in front of the location services.
     public var activity: ActivityType = .other
     /// An MBTiles file of raster PNG tiles drawn under the map of a picture (svg, png, overlay,

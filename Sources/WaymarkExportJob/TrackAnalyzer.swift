@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkExport
+import WaymarkPipeline
 import WaymarkRegions
 import WaymarkServices
 import WaymarkStore
@@ -15,9 +16,9 @@ struct TrackAnalyzer {
     private var allHaveAltitude = true
     private(set) var lastTime: Timestamp?
 
-    init(silenceRule: SilenceRule, regions: [Region], runEngine: Bool, activity: ActivityType) {
-        segmenter = TrackSegmenter(rule: silenceRule)
-        events = EventCollector(regions: regions, runEngine: runEngine, activity: activity)
+    init(settings: PipelineSettings, regions: [Region], runEngine: Bool, activity: ActivityType) {
+        segmenter = TrackSegmenter(rule: settings.silence)
+        events = EventCollector(regions: regions, runEngine: runEngine, activity: activity, settings: settings)
     }
 
     mutating func add(_ point: TrackPoint) {

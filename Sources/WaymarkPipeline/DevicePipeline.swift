@@ -81,24 +81,24 @@ public struct DevicePipeline: Sendable {
     ///   - savedStates: states saved by an earlier run, restored before the first input.
     ///   - savedMarks: services' marks saved by an earlier run; subscribers present before the
     ///     first input resume from them.
-    ///   - regionConfiguration: the region engine's rules (docs/semantics.md §3.3).
+    ///   - settings: the region engine's rules and the gate's options (`PipelineSettings`).
     public init(
         regions: [Region], savedStates: SavedRegionStates = [], savedMarks: SavedServiceMarks? = nil, subscribers: [Subscriber] = [],
-        options: Options = Options(), regionConfiguration: RegionMonitor.Configuration = RegionMonitor.Configuration()
+        settings: PipelineSettings = .standard
     ) {
         self.init(
-            monitors: RegionMonitors(regions, configuration: regionConfiguration), savedStates: savedStates, savedMarks: savedMarks, subscribers: subscribers,
-            options: options)
+            monitors: RegionMonitors(regions, settings: settings), savedStates: savedStates, savedMarks: savedMarks, subscribers: subscribers)
     }
 
-    /// With monitors built once for many devices (`RegionMonitors`).
+    /// With monitors built once for many devices (`RegionMonitors`), and the settings they were
+    /// built with.
     public init(
         monitors: RegionMonitors, savedStates: SavedRegionStates = [], savedMarks: SavedServiceMarks? = nil,
-        subscribers: [Subscriber] = [], options: Options = Options()
+        subscribers: [Subscriber] = []
     ) {
         self.init(
             regionMonitor: monitors.geographic, beaconMonitor: monitors.beacons, places: monitors.places, savedStates: savedStates,
-            savedMarks: savedMarks, subscribers: subscribers, options: options)
+            savedMarks: savedMarks, subscribers: subscribers, options: monitors.settings.options)
     }
 
     /// With monitors built elsewhere (a large index is built off the daemon's pipeline). Without

@@ -10,9 +10,12 @@ public struct RegionMonitors: Sendable {
     public let beacons: BeaconMonitor
     /// The geographic regions ranked for the device's place (docs/semantics.md §3.7).
     public let places: PlaceRanking
+    /// The rules the monitors were built with; every pipeline built from them runs these.
+    public let settings: PipelineSettings
 
-    public init(_ regions: [Region], configuration: RegionMonitor.Configuration = RegionMonitor.Configuration()) {
-        geographic = RegionMonitor(regions: regions.geographic, configuration: configuration)
+    public init(_ regions: [Region], settings: PipelineSettings = .standard) {
+        self.settings = settings
+        geographic = RegionMonitor(regions: regions.geographic, configuration: settings.regions)
         beacons = BeaconMonitor(regions: regions)
         places = PlaceRanking(index: geographic.index, regions: regions)
     }

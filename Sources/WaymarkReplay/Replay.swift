@@ -35,12 +35,10 @@ public enum Replay {
         }
         var timeline = try ReplayTimeline(trackPath: options.trackPath, trackFormat: options.trackFormat, beaconPath: options.beaconPath)
         let ranges = options.beaconPath != nil && options.ranging && monitorsRegions
-        var regionConfiguration = RegionMonitor.Configuration()
-        if let gap = options.crossingGap { regionConfiguration.maximumCrossingGap = gap }
         var pipeline = DevicePipeline(
             regions: options.beaconPath == nil ? regions.geographic : regions,
             subscribers: [Subscriber(id: subscriber, services: services, ranging: ranges ? .monitoredRegions : nil)],
-            regionConfiguration: regionConfiguration)
+            settings: options.settings)
         var pacer: ReplayPacer<C>? = nil
         if case .scaled(let factor) = options.pacing { pacer = ReplayPacer(clock: clock, factor: factor) }
         var summary = ReplaySummary()

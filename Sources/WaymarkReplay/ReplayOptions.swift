@@ -1,3 +1,4 @@
+import WaymarkPipeline
 import WaymarkPower
 import WaymarkServices
 import WaymarkSources
@@ -22,9 +23,9 @@ public struct ReplayOptions: Sendable {
     /// The SpatiaLite database the regions are imported into; a private temporary one when nil.
     public var databasePath: String?
     public var pacing: Pacing
-    /// Seconds of silence across which no region crossing is inferred (docs/semantics.md §3.3);
-    /// nil: the engine's default, 300 s.
-    public var crossingGap: Double?
+    /// The region engine's rules and the gate's options (`--config`, `--crossing-gap`,
+    /// `--region-activity`): the daemon's keys (docs/configuration.md, "Pipeline settings").
+    public var settings = PipelineSettings.standard
     /// Location services to run besides region monitoring.
     public var services = ServiceSubscription()
     /// Account GNSS time and energy on the track's timeline (continuous tracking).

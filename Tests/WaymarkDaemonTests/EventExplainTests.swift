@@ -63,7 +63,7 @@ import WaymarkStore
         let events = try record(fixes, regions: [Self.circle("home", radius: 100)])
         let enter = try #require(events.first { $0.transition.kind == .enter })
 
-        let explanation = try #require(try store.explainEvent(id: enter.id, regionConfiguration: RegionMonitor.Configuration()))
+        let explanation = try #require(try store.explainEvent(id: enter.id, settings: .standard))
         #expect(explanation.reproduced == true, "\(explanation.mismatch ?? "")")
         #expect(explanation.mismatch == nil)
         #expect(explanation.startState == "outside")
@@ -101,7 +101,7 @@ import WaymarkStore
         let events = try record(fixes, regions: [Self.circle("home", radius: 100)])
         #expect(events.map(\.transition.kind) == [.enter, .exit])
         let exit = try #require(events.last)
-        let explanation = try #require(try store.explainEvent(id: exit.id, regionConfiguration: RegionMonitor.Configuration()))
+        let explanation = try #require(try store.explainEvent(id: exit.id, settings: .standard))
         #expect(explanation.reproduced == true, "\(explanation.mismatch ?? "")")
         #expect(explanation.startState == "outside")
         #expect(explanation.recomputed.map(\.kind) == [.enter, .exit])
@@ -127,7 +127,7 @@ import WaymarkStore
         let events = try record(fixes, regions: [Self.circle("home", radius: 100)])
         let enter = try #require(events.first { $0.transition.kind == .enter })
         #expect(enter.transition.fix.time! < late.time!)
-        let explanation = try #require(try store.explainEvent(id: enter.id, regionConfiguration: RegionMonitor.Configuration()))
+        let explanation = try #require(try store.explainEvent(id: enter.id, settings: .standard))
         #expect(explanation.reproduced == true, "\(explanation.mismatch ?? "")")
         #expect(explanation.after.contains { $0.fix == late && $0.dropped == "timeBackwards" && !$0.inside })
     }
@@ -146,7 +146,7 @@ import WaymarkStore
         let events = try record(fixes, regions: [home])
         #expect(events.map(\.transition.kind) == [.enter, .dwell])
         let dwell = try #require(events.last)
-        let explanation = try #require(try store.explainEvent(id: dwell.id, regionConfiguration: RegionMonitor.Configuration()))
+        let explanation = try #require(try store.explainEvent(id: dwell.id, settings: .standard))
         #expect(explanation.reproduced == true, "\(explanation.mismatch ?? "")")
         #expect(explanation.transition?.rule == .dwell)
         #expect(explanation.delay == delay)
@@ -164,7 +164,7 @@ import WaymarkStore
         let exit = try #require(events.last)
         #expect(exit.transition.crossed)
 
-        let explanation = try #require(try store.explainEvent(id: exit.id, regionConfiguration: RegionMonitor.Configuration()))
+        let explanation = try #require(try store.explainEvent(id: exit.id, settings: .standard))
         #expect(explanation.reproduced == true, "\(explanation.mismatch ?? "")")
         #expect(explanation.startState == "outside")
         #expect(explanation.transition?.rule == .crossed)
@@ -185,10 +185,10 @@ import WaymarkStore
             Fix(time: Self.start.adding(seconds: 200), coordinate: Geodesic.destination(from: Self.centre, azimuth: 90, distance: 300)),
         ]
         let enter = try #require(try record(fixes, regions: [Self.circle("kiosk", radius: 50)]).first)
-        #expect(try store.explainEvent(id: enter.id, regionConfiguration: RegionMonitor.Configuration())?.reproduced == true)
-        var short = RegionMonitor.Configuration()
-        short.maximumCrossingGap = 90
-        let explanation = try #require(try store.explainEvent(id: enter.id, regionConfiguration: short))
+        #expect(try store.explainEvent(id: enter.id, settings: .standard)?.reproduced == true)
+        var short = PipelineSettings.standard
+        short.crossingGap = 90
+        let explanation = try #require(try store.explainEvent(id: enter.id, settings: short))
         #expect(explanation.reproduced == false)
         #expect(explanation.transition == nil)
         #expect(explanation.mismatch?.contains("made no enter of \"kiosk\"") == true)
@@ -204,7 +204,7 @@ import WaymarkStore
             Geodesic.distance(fix.coordinate, Self.centre) > 100
         }
         let enter = try #require(events.first)
-        let explanation = try #require(try store.explainEvent(id: enter.id, regionConfiguration: RegionMonitor.Configuration()))
+        let explanation = try #require(try store.explainEvent(id: enter.id, settings: .standard))
         #expect(explanation.reproduced == false)
         #expect(explanation.transition == nil)
         #expect(explanation.mismatch?.contains("made no enter of \"home\"") == true)
@@ -224,7 +224,7 @@ import WaymarkStore
         let id = try store.recordEvent(
             StoredEvent(time: transition.time, kind: .beacon, region: "desk", transition: .exit, record: LocationEvent.beacon(transition).record))
 
-        let explanation = try #require(try store.explainEvent(id: id, regionConfiguration: RegionMonitor.Configuration()))
+        let explanation = try #require(try store.explainEvent(id: id, settings: .standard))
         #expect(explanation.reproduced == nil)
         #expect(explanation.exitTimeout == 45)
         #expect(explanation.event.lastSeen == lastSeen)
@@ -246,11 +246,11 @@ import WaymarkStore
     }
 
     @Test func anUnknownIdIsNilAndAFixRecordIsNotExplainable() throws {
-        #expect(try store.explainEvent(id: 4_711, regionConfiguration: RegionMonitor.Configuration()) == nil)
+        #expect(try store.explainEvent(id: 4_711, settings: .standard) == nil)
         let id = try store.recordEvent(
             StoredEvent(time: Self.start, kind: .location, record: "{\"kind\":\"location\",\"time\":\"2026-05-28T20:26:40Z\"}"))
         #expect {
-            try store.explainEvent(id: id, regionConfiguration: RegionMonitor.Configuration())
+            try store.explainEvent(id: id, settings: .standard)
         } throws: { error in
             (error as? ExplainError)?.code == .notExplainable && "\(error)".contains("event \(id) is a location record")
         }

@@ -39,12 +39,15 @@ public enum ExplainBenchmark {
     ///   - fixes: the walking device's fixes, one a second.
     ///   - otherDevices: devices whose fixes (one a second each, at the same times) share the
     ///     history's time index.
-    public static func run(store: WaymarkStore, fixes: Int, otherDevices: Int = 0, sampled: Int = 11, repetitions: Int = 5) throws -> Result {
+    ///   - settings: the pipeline settings the history is recorded and explained with.
+    public static func run(
+        store: WaymarkStore, fixes: Int, otherDevices: Int = 0, sampled: Int = 11, repetitions: Int = 5, settings: PipelineSettings = .standard
+    ) throws -> Result {
         let clock = ContinuousClock()
         let built = clock.now
         let region = Region(identifier: "yard", shape: .circle(center: centre, radius: 100))
         try store.importRegions([region], replace: true)
-        var pipeline = DevicePipeline(regions: [region])
+        var pipeline = DevicePipeline(regions: [region], settings: settings)
         var ids: [Int64] = []
         var batch: [Fix] = []
         batch.reserveCapacity(10_000)
@@ -83,7 +86,7 @@ public enum ExplainBenchmark {
         for id in picks {
             for _ in 0..<repetitions {
                 let began = clock.now
-                let explanation = try store.explainEvent(id: id, regionConfiguration: RegionMonitor.Configuration())
+                let explanation = try store.explainEvent(id: id, settings: settings)
                 milliseconds.append((clock.now - began).inSeconds * 1_000)
                 guard let explanation else { throw BenchmarkError("event \(id) is not in the history") }
                 if explanation.reproduced == true { reproduced += 1 } else { mismatches.append(explanation.mismatch ?? "?") }

@@ -59,7 +59,7 @@ public enum IngestBenchmark {
     ///   - burst: source events handed to the pipeline at once (the replay's 256).
     public static func run(
         fixes: [Fix], regions: [Region], subscriptions: [ConfiguredSubscription] = subscriptions, database: String,
-        duration: Duration, burst: Int = 256, logger: Logger
+        duration: Duration, burst: Int = 256, settings: PipelineSettings = .standard, logger: Logger
     ) async throws -> Result {
         guard let first = fixes.first?.time, let last = fixes.last?.time else {
             throw BenchmarkError("the track has no timed fixes")
@@ -69,7 +69,7 @@ public enum IngestBenchmark {
         let stored = try await store.offPool { try $0.importRegions(regions, replace: false); return try $0.regions() }
         let writer = StoreWriter(store: store, logger: logger)
         let pipeline = LivePipeline(
-            store: store, writer: writer, regions: RegionMonitors(stored), sourceKind: .replay, sourceDescription: "bench",
+            store: store, writer: writer, regions: RegionMonitors(stored, settings: settings), sourceKind: .replay, sourceDescription: "bench",
             feed: LiveFeed(), subscriptions: subscriptions, logger: logger)
 
         let clock = ContinuousClock()

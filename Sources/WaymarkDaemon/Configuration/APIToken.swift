@@ -1,3 +1,4 @@
+import WaymarkConfiguration
 import Foundation
 
 /// The API's bearer token (`api.token_file`, `--token-file`).

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WaymarkConfiguration
 import Yams
 
 extension ConfigurationReader {

@@ -1,3 +1,4 @@
+import WaymarkConfiguration
 import Foundation
 import Yams
 

@@ -1,3 +1,4 @@
+import WaymarkConfiguration
 import WaymarkPower
 import Yams
 

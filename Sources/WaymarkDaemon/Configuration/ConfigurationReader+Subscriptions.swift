@@ -1,3 +1,4 @@
+import WaymarkConfiguration
 import WaymarkServices
 import Yams
 
@@ -107,14 +108,5 @@ extension ConfigurationReader {
             }
             return configuration
         }
-    }
-
-    /// An activity type, whose speed bound a gate or the GNSS schedule uses.
-    func activity(_ node: Node, key: String) throws(ConfigurationError) -> ActivityType {
-        let text = try string(node, key: key)
-        guard let activity = ActivityType(rawValue: text) else {
-            throw error(node, key: key, "'\(text)' is not one of \(ActivityType.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return activity
     }
 }

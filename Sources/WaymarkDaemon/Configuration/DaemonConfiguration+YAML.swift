@@ -1,3 +1,5 @@
+import WaymarkConfiguration
+import WaymarkPipeline
 import Foundation
 import Logging
 import Yams
@@ -9,29 +11,15 @@ extension DaemonConfiguration {
     public static func load(yamlFile path: String, over defaults: DaemonConfiguration) throws(ConfigurationError)
         -> DaemonConfiguration
     {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigurationError(file: path, message: "cannot read the configuration file: \(error.localizedDescription)")
-        }
-        return try parse(yaml: text, file: path, over: defaults)
+        try parse(yaml: try ConfigurationReader.text(ofFile: path), file: path, over: defaults)
     }
 
     /// Parses configuration text; `file` names it in errors.
     public static func parse(yaml text: String, file: String, over defaults: DaemonConfiguration)
         throws(ConfigurationError) -> DaemonConfiguration
     {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw ConfigurationError(syntax: error, file: file)
-        } catch {
-            throw ConfigurationError(file: file, message: "not YAML: \(error)")
-        }
         var configuration = defaults
-        guard let root else { return configuration }  // an empty file changes nothing
+        guard let root = try ConfigurationReader.compose(yaml: text, file: file) else { return configuration }  // an empty file changes nothing
         let reader = ConfigurationReader(file: file)
         let sections = try reader.mapping(root, key: nil)
         for (name, section) in sections {
@@ -66,11 +54,12 @@ extension DaemonConfiguration {
                 }
             case "regions":
                 for (key, value) in try reader.mapping(section, key: "regions") {
+                    if try reader.pipelineSetting(key, value, in: "regions", into: &configuration.pipeline) { continue }
                     switch key.string {
                     case "paths": configuration.regionPaths = try reader.strings(value, key: "regions.paths")
                     case "id_property": configuration.idProperty = try reader.string(value, key: "regions.id_property")
-                    case "crossing_gap": configuration.crossingGap = try reader.number(value, key: "regions.crossing_gap", in: 0...)
-                    default: throw reader.unknown(key, in: "regions", known: ["paths", "id_property", "crossing_gap"])
+                    default:
+                        throw reader.unknown(key, in: "regions", known: ["paths", "id_property"] + PipelineSettings.configurationKeys["regions", default: []])
                     }
                 }
             case "handlers":
@@ -160,85 +149,5 @@ extension DaemonConfiguration {
             }
         }
         return configuration
-    }
-}
-
-/// Typed access to YAML nodes with located errors.
-struct ConfigurationReader {
-    let file: String
-
-    func error(_ node: Node, key: String?, _ message: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: node.mark?.line, column: node.mark?.column, key: key, message: message)
-    }
-
-    func unknown(_ key: Node.Scalar, in section: String?, known: [String]) -> ConfigurationError {
-        let name = section.map { "\($0).\(key.string)" } ?? key.string
-        return ConfigurationError(
-            file: file, line: key.mark?.line, column: key.mark?.column, key: name,
-            message: "unknown key; \(section.map { "[\($0)] takes" } ?? "the file takes sections") \(known.joined(separator: ", "))")
-    }
-
-    func mapping(_ node: Node, key: String?) throws(ConfigurationError) -> [(Node.Scalar, Node)] {
-        guard case .mapping(let mapping) = node else {
-            throw error(node, key: key, key == nil ? "the file must be a mapping of sections (store:, gpsd:, api:, regions:, bluetooth:, subscriptions:, power:, log:)" : "must be a mapping of keys")
-        }
-        var pairs: [(Node.Scalar, Node)] = []
-        for (keyNode, value) in mapping {
-            guard case .scalar(let scalar) = keyNode else { throw error(keyNode, key: key, "keys must be plain names") }
-            pairs.append((scalar, value))
-        }
-        return pairs
-    }
-
-    func string(_ node: Node, key: String) throws(ConfigurationError) -> String {
-        guard case .scalar(let scalar) = node, !scalar.string.isEmpty else { throw error(node, key: key, "must be a non-empty string") }
-        return scalar.string
-    }
-
-    func strings(_ node: Node, key: String) throws(ConfigurationError) -> [String] {
-        if case .scalar = node { return [try string(node, key: key)] }
-        guard case .sequence(let sequence) = node else { throw error(node, key: key, "must be a string or a list of strings") }
-        var values: [String] = []
-        for item in sequence { values.append(try string(item, key: key)) }
-        return values
-    }
-
-    func bool(_ node: Node, key: String) throws(ConfigurationError) -> Bool {
-        guard case .scalar = node, let value = node.bool else { throw error(node, key: key, "must be true or false") }
-        return value
-    }
-
-    func integer(_ node: Node, key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-        guard case .scalar = node, let value = node.int else { throw error(node, key: key, "must be an integer") }
-        guard range.contains(value) else { throw error(node, key: key, "\(value) is outside \(range.lowerBound)…\(range.upperBound)") }
-        return value
-    }
-
-    /// A positive, finite number (distances, durations).
-    func positive(_ node: Node, key: String) throws(ConfigurationError) -> Double {
-        guard case .scalar = node, let value = node.float, value.isFinite else { throw error(node, key: key, "must be a number") }
-        guard value > 0 else { throw error(node, key: key, "\(value) must be greater than 0") }
-        return value
-    }
-
-    func number(_ node: Node, key: String, in range: PartialRangeFrom<Double>) throws(ConfigurationError) -> Double {
-        guard case .scalar = node, let value = node.float, value.isFinite else { throw error(node, key: key, "must be a number") }
-        guard range.contains(value) else { throw error(node, key: key, "\(value) must be at least \(range.lowerBound)") }
-        return value
-    }
-}
-
-extension ConfigurationError {
-    init(syntax error: YamlError, file: String) {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            self.init(file: file, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            self.init(
-                file: file, line: context.mark.line, column: context.mark.column,
-                message: "duplicated keys: \(duplicates.joined(separator: ", "))")
-        default:
-            self.init(file: file, message: "YAML: \(error)")
-        }
     }
 }

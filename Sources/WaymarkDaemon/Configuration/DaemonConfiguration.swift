@@ -7,6 +7,7 @@ import Logging
 import WaymarkHandlers
 import WaymarkBeacons
 import WaymarkOutputs
+import WaymarkPipeline
 
 /// Everything `waymark serve` can be told, from the configuration file and then command-line
 /// flags (flags win). `docs/configuration.md` documents every key; defaults are listed here.
@@ -37,16 +38,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var regionPaths: [String] = []
     /// `regions.id_property`: the feature property naming a region.
     public var idProperty: String?
-    /// `regions.crossing_gap`: seconds of silence across which no crossing is inferred between
-    /// sparse fixes (docs/semantics.md §3.3; default 300).
-    public var crossingGap: Double?
+    /// `regions.crossing_gap`, `regions.activity`: what shapes every device's pipeline, as
+    /// `replay`, `export`, `bench` and the fleet read it (docs/configuration.md, "Pipeline settings").
+    public var pipeline = PipelineSettings.standard
 
     /// The region engine's rules with what this configuration sets.
-    public var regionConfiguration: RegionMonitor.Configuration {
-        var rules = RegionMonitor.Configuration()
-        if let crossingGap { rules.maximumCrossingGap = crossingGap }
-        return rules
-    }
+    public var regionConfiguration: RegionMonitor.Configuration { pipeline.regions }
     /// `subscriptions`: named location-service subscriptions the daemon runs on every fix; their
     /// records are stored as events and streamed live (handlers bring their own, later).
     public var subscriptions: [ConfiguredSubscription] = []

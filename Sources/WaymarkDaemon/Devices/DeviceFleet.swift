@@ -33,18 +33,18 @@ actor DeviceFleet {
     /// Refused requests per device (`-` when none was named) and reason.
     private(set) var refusals: [String: [String: Int]] = [:]
 
-    /// The region engine's rules every device's monitors are built with.
-    private let regionConfiguration: RegionMonitor.Configuration
+    /// The pipeline settings every device's monitors are built with.
+    private let settings: PipelineSettings
 
     init(
         store: WaymarkStore, writer: StoreWriter, regions: [Region],
-        regionConfiguration: RegionMonitor.Configuration = RegionMonitor.Configuration(), feed: LiveFeed, clock: any WallClock,
+        settings: PipelineSettings = .standard, feed: LiveFeed, clock: any WallClock,
         logger: Logger
     ) {
         self.store = store
         self.writer = writer
-        self.regionConfiguration = regionConfiguration
-        self.regions = Mutex((regions, RegionMonitors(regions, configuration: regionConfiguration), []))
+        self.settings = settings
+        self.regions = Mutex((regions, RegionMonitors(regions, settings: settings), []))
         self.feed = feed
         self.clock = clock
         self.logger = logger
@@ -73,7 +73,7 @@ actor DeviceFleet {
 
     /// New regions for every device's pipeline; every device is sent them again.
     func adopt(_ regions: [Region]) async {
-        let monitors = RegionMonitors(regions, configuration: regionConfiguration)
+        let monitors = RegionMonitors(regions, settings: settings)
         self.regions.withLock { $0 = (regions, monitors, []) }
         for pipeline in pipelines.withLock({ Array($0.values) }) { await pipeline.adopt(monitors) }
     }

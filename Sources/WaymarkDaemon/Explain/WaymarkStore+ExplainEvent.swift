@@ -17,11 +17,11 @@ extension WaymarkStore {
     /// Reads the event by id, the region's earlier events in the day before the window and the
     /// device's fixes in the window (each a range scan of a time index), and the regions.
     ///
-    /// - Parameter regionConfiguration: the region engine's rules the daemon runs with
-    ///   (`DaemonConfiguration.regionConfiguration`: `regions.crossing_gap`).
+    /// - Parameter settings: the pipeline settings the daemon runs with
+    ///   (`DaemonConfiguration.pipeline`: `regions.crossing_gap`, `regions.activity`).
     /// - Throws: `ExplainError` for an event that is no transition or whose record is unreadable;
     ///   `StoreError` for SQLite failures.
-    public func explainEvent(id: Int64, regionConfiguration: RegionMonitor.Configuration) throws -> EventExplanation? {
+    public func explainEvent(id: Int64, settings: PipelineSettings) throws -> EventExplanation? {
         guard let stored = try event(id: id) else { return nil }
         let (subject, crossed) = try Self.subject(stored)
         let regions = try regions()
@@ -35,7 +35,7 @@ extension WaymarkStore {
         }
         // The region's state when the window begins: its latest enter or exit confirmed by
         // then, and whether that stay had its dwell.
-        let window = EventExplainer.window(for: subject, configuration: regionConfiguration)
+        let window = EventExplainer.window(for: subject, configuration: settings.regions)
         let earlier = try regionEvents(
             device: subject.device, region: subject.region, from: window.from.adding(seconds: -Self.previousTransitionLookBack),
             to: subject.time, limit: 64
@@ -43,7 +43,7 @@ extension WaymarkStore {
         let confirmed = earlier.filter { ($0.0.confirmedAt ?? $0.0.time) <= window.from }
         let latest = confirmed.first { $0.0.transition != .dwell }
         let dwelled = latest.map { latest in confirmed.contains { $0.0.transition == .dwell && $0.0.time >= latest.0.time } } ?? false
-        let monitors = RegionMonitors(regions, configuration: regionConfiguration)
+        let monitors = RegionMonitors(regions, settings: settings)
         let fixes = try fixes(device: subject.device, from: window.from, to: window.to)
         // Without one, the side the window's first transition (this event, or one before it
         // confirmed inside the window) started from.

@@ -7,7 +7,7 @@ extension LivePipeline {
     /// Monitors `regions`, geographic and beacon, from now on. The monitors are built outside
     /// the actor (a large index takes a while, and fixes keep flowing meanwhile).
     nonisolated func adopt(_ regions: [Region]) async {
-        await adopt(RegionMonitors(regions, configuration: regionConfiguration))
+        await adopt(RegionMonitors(regions, settings: settings))
     }
 
     /// Monitors built by the caller, shared with other devices' pipelines.

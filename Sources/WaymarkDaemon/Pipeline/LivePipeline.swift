@@ -31,8 +31,8 @@ public actor LivePipeline {
     let configured: [ConfiguredSubscription]
     var beaconSource: DaemonStatus.BeaconSource?
     var source: SourceStatus
-    /// The region engine's rules, kept for the monitors built when regions change.
-    nonisolated let regionConfiguration: RegionMonitor.Configuration
+    /// The pipeline settings, kept for the monitors built when regions change.
+    nonisolated let settings: PipelineSettings
     /// Whether the receiver has a fix, for `fixLost` / `fixRegained` (docs/semantics.md §1.7).
     var fixWatch = PresenceWatch()
     /// Status, counters and the last fix, readable without waiting for this actor.
@@ -75,7 +75,7 @@ public actor LivePipeline {
     ) {
         self.network = network
         self.deviceName = deviceName
-        self.regionConfiguration = regions.geographic.configuration
+        self.settings = regions.settings
         self.clock = clock
         self.sampler = GNSSSampler(settings: power)
         // Only a receiver behind gpsd is accounted: a replayed track has no radio.

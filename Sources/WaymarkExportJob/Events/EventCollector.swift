@@ -26,12 +26,13 @@ struct EventCollector {
     /// - Parameters:
     ///   - regions: what the engine monitors.
     ///   - runEngine: false for the history without `--regions` (its region events are used).
-    init(regions: [Region], runEngine: Bool, activity: ActivityType) {
+    ///   - settings: the region engine's rules and the gate's options, as the daemon runs them.
+    init(regions: [Region], runEngine: Bool, activity: ActivityType, settings: PipelineSettings = .standard) {
         recomputesRegions = runEngine
         let services = ServiceSubscription(significantChange: SignificantChangeThresholds(), visits: VisitThresholds(), activity: activity)
         pipeline = DevicePipeline(
             regions: runEngine ? regions.geographic : [],
-            subscribers: [Subscriber(id: .subscription("export"), services: services)])
+            subscribers: [Subscriber(id: .subscription("export"), services: services)], settings: settings)
     }
 
     mutating func process(_ fix: Fix) {

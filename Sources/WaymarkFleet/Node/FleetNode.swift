@@ -2,6 +2,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 import WaymarkAPI
+import WaymarkPipeline
 
 /// What a fleet node does (docs/fleet.md).
 public enum FleetRole: String, Sendable, CaseIterable {
@@ -24,6 +25,9 @@ public enum FleetNode {
         public var natsURL: String
         /// The fleet's partition count, when this node is to set it (the first node) or check it.
         public var partitions: Int?
+        /// Workers: the rules every device's pipeline runs, from `--config` and the pipeline
+        /// flags (docs/fleet.md, "Settings"); every worker of a fleet must be given the same.
+        public var pipeline = PipelineSettings.standard
         /// Ingest nodes: where devices connect.
         public var host = "127.0.0.1"
         public var port = 8084
@@ -54,7 +58,7 @@ public enum FleetNode {
                 let partitions = try await database.partitions(requested: settings.partitions, mayChoose: false)
                 service = FleetWorker(
                     settings: .worker(name: settings.name, natsURL: settings.natsURL), database: database,
-                    partitions: partitions, logger: logger)
+                    partitions: partitions, pipeline: settings.pipeline, logger: logger)
             case .api:
                 // The API reads every partition: the partition count is not its to know either.
                 service = try FleetAPINode(settings: settings, database: database, logger: logger)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import WaymarkNATS
+import WaymarkPipeline
 
 /// A worker node (docs/fleet.md): owns a fair share of the partitions, runs their devices'
 /// pipelines, writes history, events and state to PostGIS. Every second it says it is alive,
@@ -13,19 +14,22 @@ public struct FleetWorker: Service {
     let settings: Settings
     let database: FleetDatabase
     let partitions: Int
+    /// The rules every device's pipeline runs (`--config`, docs/fleet.md).
+    let pipeline: PipelineSettings
     let logger: Logger
 
-    public init(settings: Settings, database: FleetDatabase, partitions: Int, logger: Logger) {
+    public init(settings: Settings, database: FleetDatabase, partitions: Int, pipeline: PipelineSettings = .standard, logger: Logger) {
         self.settings = settings
         self.database = database
         self.partitions = partitions
+        self.pipeline = pipeline
         self.logger = logger
     }
 
     public func run() async throws {
         let bus = try await FleetBus.connect(url: settings.natsURL, node: settings.name, logger: logger)
         let (nats, jetStream) = (bus.connection, bus.jetStream)
-        let regions = try await RegionsBoard(database: database, logger: logger)
+        let regions = try await RegionsBoard(database: database, settings: pipeline, logger: logger)
         let leases = try await AdvisoryLeases.partitions(database.address, node: settings.name, logger: logger)
         let started = Date()
         let heartbeat: @Sendable () async throws -> Void = {

@@ -24,8 +24,8 @@ public struct NoiseScore: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Runs `fixes` (the scenario's truth with noise) through a pipeline over the scenario's regions.
-    public init(_ scenario: NoiseScenario, fixes: [Fix], configuration: RegionMonitor.Configuration = RegionMonitor.Configuration()) {
-        var pipeline = DevicePipeline(regions: scenario.regions, regionConfiguration: configuration)
+    public init(_ scenario: NoiseScenario, fixes: [Fix], settings: PipelineSettings = .standard) {
+        var pipeline = DevicePipeline(regions: scenario.regions, settings: settings)
         var inside: Set<String> = []
         var restIndex = 0
         var settled = false

@@ -27,11 +27,11 @@ public struct RecordedNoiseScore: Sendable, Equatable, CustomStringConvertible {
     ///   - tolerance: seconds between a clean and a noisy stamp still taken for the same crossing.
     public init(
         track: [Fix], regions: [Region], noise: FixNoise, held: Double = 30, depth: Double = 30, tolerance: Double = 60,
-        configuration: RegionMonitor.Configuration = RegionMonitor.Configuration()
+        settings: PipelineSettings = .standard
     ) {
         let index = RegionIndex(regions: regions)
-        let clean = Self.transitions(track, regions, configuration)
-        let noisy = Self.transitions(noise.apply(to: track), regions, configuration)
+        let clean = Self.transitions(track, regions, settings)
+        let noisy = Self.transitions(noise.apply(to: track), regions, settings)
         func near(_ t: RegionTransition, in list: [RegionTransition]) -> Bool {
             list.contains { other in
                 other.identifier == t.identifier && other.kind == t.kind
@@ -58,8 +58,8 @@ public struct RecordedNoiseScore: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The enter and exit transitions a pipeline reports for `fixes`.
-    static func transitions(_ fixes: [Fix], _ regions: [Region], _ configuration: RegionMonitor.Configuration) -> [RegionTransition] {
-        var pipeline = DevicePipeline(regions: regions, regionConfiguration: configuration)
+    static func transitions(_ fixes: [Fix], _ regions: [Region], _ settings: PipelineSettings) -> [RegionTransition] {
+        var pipeline = DevicePipeline(regions: regions, settings: settings)
         var found: [RegionTransition] = []
         for fix in fixes {
             for case .region(let transition) in pipeline.handle(.fix(fix)).events where transition.kind != .dwell {

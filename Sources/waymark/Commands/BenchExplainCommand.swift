@@ -32,6 +32,9 @@ extension BenchCommand {
         @Option(help: "Directory for the database (a new file in it; default: a temporary directory).")
         var directory: String?
 
+        @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+        var pipeline: PipelineSettingsOptions
+
         func validate() throws {
             guard fixes >= 600, otherDevices >= 0, events >= 1, repetitions >= 1 else {
                 throw ValidationError("--fixes must be at least 600, --events and --repeat at least 1, --other-devices at least 0")
@@ -43,7 +46,7 @@ extension BenchCommand {
             defer { for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) } }
             let store = try WaymarkStore(path: database, logger: CommandLogging.logger("waymark-bench"))
             let result = try ExplainBenchmark.run(
-                store: store, fixes: fixes, otherDevices: otherDevices, sampled: events, repetitions: repetitions)
+                store: store, fixes: fixes, otherDevices: otherDevices, sampled: events, repetitions: repetitions, settings: try pipeline.settings())
             var json = JSONObjectWriter()
             json.add("benchmark", "explain")
             json.add("fixes", result.fixes)

@@ -34,6 +34,12 @@ extension BenchCommand {
         @Option(name: .customLong("repeat"), help: "Runs; the median is reported.")
         var repetitions = 5
 
+        @Option(name: .long, parsing: .upToNextOption, help: "GeoJSON files or folders of regions the export monitors (as `waymark export --regions`).")
+        var regions: [String] = []
+
+        @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+        var pipeline: PipelineSettingsOptions
+
         func validate() throws {
             guard ExportFormat(rawValue: format) != nil else { throw ValidationError("--format: unknown format '\(format)'") }
             if let simplify, !(simplify > 0.05) { throw ValidationError("--simplify must be above 0.05 m") }
@@ -51,6 +57,8 @@ extension BenchCommand {
                 outputPath: folder.appendingPathComponent("out." + (format == "overlay" ? "png" : format)).path)
             options.simplify = simplify
             options.zooms = minZoom...maxZoom
+            options.regionPaths = regions
+            options.settings = try pipeline.settings()
             let logger = CommandLogging.logger("waymark.bench")
             let clock = ContinuousClock()
             var timings: [Double] = []
@@ -69,6 +77,7 @@ extension BenchCommand {
             if format == ExportFormat.mbtiles.rawValue { json.add("zooms", "\(minZoom)-\(maxZoom)") }
             json.add("points", points)
             json.add("points_written", report?.pointsWritten ?? 0)
+            json.add("events", report?.overview.events.count ?? 0)
             json.add("output_bytes", (try? FileSize.of(options.outputPath)) ?? 0)
             json.add("seconds", median)
             json.add("points_per_second", (Double(points) / median).rounded())

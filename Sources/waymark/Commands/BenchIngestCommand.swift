@@ -40,6 +40,9 @@ extension BenchCommand {
         @Option(help: "Directory for the database (a new file in it; default: a temporary directory).")
         var directory: String?
 
+        @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+        var pipeline: PipelineSettingsOptions
+
         func validate() throws {
             guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
             guard burst > 0 else { throw ValidationError("--burst must be positive") }
@@ -59,7 +62,7 @@ extension BenchCommand {
             defer { for path in [database, baselineDatabase] { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } } }
             let result = try await IngestBenchmark.run(
                 fixes: fixes, regions: regions, subscriptions: subscriptions, database: database, duration: .seconds(seconds), burst: burst,
-                logger: CommandLogging.logger("waymark-bench"))
+                settings: try pipeline.settings(), logger: CommandLogging.logger("waymark-bench"))
             let baseline = baselineSeconds > 0
                 ? try await IngestBenchmark.perFixCommitBaseline(
                     fixes: fixes, database: baselineDatabase, duration: .seconds(baselineSeconds), logger: CommandLogging.logger("waymark-bench"))

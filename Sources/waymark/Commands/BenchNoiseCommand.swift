@@ -33,6 +33,9 @@ extension BenchCommand {
         @Option(help: "Only this scenario: stationary, zones or recorded.")
         var scenario: String?
 
+        @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+        var pipeline: PipelineSettingsOptions
+
         func validate() throws {
             guard seeds >= 1, rest >= 60 else { throw ValidationError("--seeds must be at least 1 and --rest at least 60") }
             if let scenario, !["stationary", "zones", "recorded"].contains(scenario) {
@@ -41,6 +44,7 @@ extension BenchCommand {
         }
 
         func run() throws {
+            let settings = try pipeline.settings()
             let variants: [(name: String, correlation: Double, accuracy: Bool)] = [
                 ("wandering, accuracy stated", 60, true), ("wandering, no accuracy", 60, false),
                 ("independent, accuracy stated", 0, true), ("independent, no accuracy", 0, false),
@@ -51,7 +55,7 @@ extension BenchCommand {
                     var total = NoiseScore.Totals()
                     for seed in 1...UInt64(seeds) {
                         let noise = FixNoise(sigma: 30, correlationTime: variant.correlation, outlierRate: 0.01, reportsAccuracy: variant.accuracy, seed: seed)
-                        total.add(NoiseScore(scene, fixes: noise.apply(to: scene.truth)))
+                        total.add(NoiseScore(scene, fixes: noise.apply(to: scene.truth), settings: settings))
                     }
                     print(total.json(scenario: name, variant: variant.name, seeds: seeds))
                 }
@@ -65,7 +69,7 @@ extension BenchCommand {
                     var held = 0, missed = 0, spurious = 0
                     for seed in 1...UInt64(seeds) {
                         let noise = FixNoise(sigma: 15, correlationTime: 60, outlierRate: 0.005, reportsAccuracy: accuracy, seed: seed)
-                        let score = RecordedNoiseScore(track: fixes, regions: regions, noise: noise)
+                        let score = RecordedNoiseScore(track: fixes, regions: regions, noise: noise, settings: settings)
                         held += score.heldCrossings
                         missed += score.missed.count
                         spurious += score.spurious.count

@@ -21,6 +21,9 @@ extension BenchCommand {
         @Option(name: .customLong("repeat"), help: "Runs; the median is reported.")
         var repetitions = 5
 
+        @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+        var pipeline: PipelineSettingsOptions
+
         func run() throws {
             let fixes = try GPXFixSource.fixes(atPath: track)
             var timings: [Double] = []
@@ -29,8 +32,9 @@ extension BenchCommand {
             let services = ServiceSubscription(
                 standard: .init(distanceFilter: 10, pausesAutomatically: true, deferredDistance: 500),
                 significantChange: SignificantChangeThresholds(), visits: VisitThresholds())
+            let settings = try pipeline.settings()
             for _ in 0..<max(1, repetitions) {
-                var pipeline = DevicePipeline(regions: [], subscribers: [Subscriber(id: .subscription("bench"), services: services)])
+                var pipeline = DevicePipeline(regions: [], subscribers: [Subscriber(id: .subscription("bench"), services: services)], settings: settings)
                 records = 0
                 let start = clock.now
                 for fix in fixes { records += pipeline.handle(.fix(fix)).events.count }

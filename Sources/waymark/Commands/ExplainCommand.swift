@@ -66,7 +66,7 @@ struct ExplainCommand: ParsableCommand {
         }
         let database = try WaymarkStore(path: path, logger: CommandLogging.logger("waymark.explain"))
         do {
-            guard let explanation = try database.explainEvent(id: event, regionConfiguration: configuration.regionConfiguration) else {
+            guard let explanation = try database.explainEvent(id: event, settings: configuration.pipeline) else {
                 throw CommandError("no event \(event) in \(path) (unknown, or pruned)")
             }
             print(json ? explanation.json : explanation.text)

@@ -65,6 +65,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "fitness, automotive, other or airborne: the speed bound of the validation gate before the location services.")
     var activity: String = "other"
 
+    @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+    var pipeline: PipelineSettingsOptions
+
     @Option(help: "An MBTiles file of PNG raster tiles (your own offline map) drawn under the map of svg, png, overlay and kmz.")
     var basemap: String?
 
@@ -98,6 +101,7 @@ struct ExportCommand: ParsableCommand {
         options.simplify = try simplify.map(Self.tolerance)
         options.width = width
         options.activity = ActivityType(rawValue: activity)!
+        options.settings = try pipeline.settings()
         options.zooms = try zooms()
         options.basemapPath = basemap
         do {

@@ -67,8 +67,8 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: "SpatiaLite database to import the regions into and keep (default: a private temporary one, deleted on exit). With no --regions, the regions already stored there are used.")
     var database: String?
 
-    @Option(name: .customLong("crossing-gap"), help: "Infer region crossings between sparse fixes at most this many seconds apart (default 300; docs/semantics.md §3.3).")
-    var crossingGap: Double?
+    @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+    var pipeline: PipelineSettingsOptions
 
     @Flag(help: "Replay as fast as possible (the default when standard output is not a terminal).")
     var fast = false
@@ -94,9 +94,6 @@ struct ReplayCommand: AsyncParsableCommand {
         if ranging && beacons == nil { throw ValidationError("--ranging needs --beacons") }
         if fast && speed != nil { throw ValidationError("--fast and --speed cannot be used together") }
         if let speed, !(speed.isFinite && speed > 0) { throw ValidationError("--speed must be a positive number, got \(speed)") }
-        if let crossingGap, !(crossingGap.isFinite && crossingGap >= 0) {
-            throw ValidationError("--crossing-gap must be a number of seconds, 0 or more, got \(crossingGap)")
-        }
     }
 
     func run() async throws {
@@ -112,7 +109,7 @@ struct ReplayCommand: AsyncParsableCommand {
             trackPath: track, regionPaths: regions, idProperty: idProperty, databasePath: database, pacing: pacing)
         options.numberUnnamedFeatures = numberUnnamed
         options.trackFormat = trackFormat
-        options.crossingGap = crossingGap
+        options.settings = try pipeline.settings()
         options.beaconPath = beacons
         options.ranging = ranging
         options.services = try services.selection()

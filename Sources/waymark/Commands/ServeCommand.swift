@@ -2,7 +2,9 @@ import WaymarkCore
 import ArgumentParser
 import Foundation
 import Logging
+import WaymarkConfiguration
 import WaymarkDaemon
+import WaymarkPipeline
 import WaymarkSources
 
 struct ServeCommand: AsyncParsableCommand {
@@ -91,11 +93,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (log.level).")
     var logLevel: String?
 
+    @OptionGroup(title: "Pipeline settings (regions.crossing_gap, regions.activity; docs/configuration.md)") var pipelineFlags: PipelineFlags
+
     @OptionGroup(title: "Fleet mode (docs/fleet.md)") var fleetOptions: ServeFleetOptions
 
     func validate() throws {
         if fleetOptions.fleet {
-            try fleetOptions.validate(alone: config == nil && database == nil && (socket == nil || fleetOptions.role == .api) && gpsd == nil && replay == nil && beacons == nil && bluetooth == nil)
+            try fleetOptions.validate(alone: database == nil && (socket == nil || fleetOptions.role == .api) && gpsd == nil && replay == nil && beacons == nil && bluetooth == nil)
             return
         }
         if fleetOptions.role != nil { throw ValidationError("--role needs --fleet") }
@@ -120,8 +124,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if fleetOptions.fleet {
+            // A worker's pipeline settings: the pipeline keys of --config, then the flags (docs/fleet.md).
+            let pipeline = pipelineFlags.applied(to: try config.map { try PipelineSettings.load(yamlFile: $0) } ?? .standard)
             let api = fleetOptions.role == .api ? try fleetOptions.api(socket: socket, tcpPort: tcpPort, tokenFile: tokenFile) : nil
-            try await fleetOptions.run(listen: listen, api: api, logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .notice)
+            try await fleetOptions.run(listen: listen, api: api, pipeline: pipeline, logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .notice)
             return
         }
         var configuration = DaemonConfiguration(
@@ -160,6 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !regions.isEmpty { configuration.regionPaths = regions }
         if let idProperty { configuration.idProperty = idProperty }
         if let retentionDays { configuration.retentionDays = retentionDays }
+        configuration.pipeline = pipelineFlags.applied(to: configuration.pipeline)
         if let logLevel, let level = Logger.Level(rawValue: logLevel) { configuration.logLevel = level }
         if replay != nil || beacons != nil {
             configuration.replay = ReplaySettings(

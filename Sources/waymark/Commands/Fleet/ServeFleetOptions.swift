@@ -4,6 +4,7 @@ import Logging
 import WaymarkAPI
 import WaymarkDaemon
 import WaymarkFleet
+import WaymarkPipeline
 
 extension FleetRole: ExpressibleByArgument {}
 
@@ -26,7 +27,7 @@ struct ServeFleetOptions: ParsableArguments {
     func validate(alone: Bool) throws {
         guard role != nil else { throw ValidationError("--fleet needs --role ingest, worker, output or api") }
         guard alone else {
-            throw ValidationError("--fleet takes its settings from --postgres, --nats and --listen; the single daemon's options do not apply")
+            throw ValidationError("--fleet takes its settings from --postgres, --nats, --listen and --config (its pipeline keys); the single daemon's options do not apply")
         }
         if let partitions, !(1...4096).contains(partitions) { throw ValidationError("--partitions must be 1…4096") }
         if role == .output && partitions != nil { throw ValidationError("--partitions is for ingest and worker nodes; output nodes read every partition") }
@@ -43,12 +44,13 @@ struct ServeFleetOptions: ParsableArguments {
         return APIServer.Configuration(socketPath: socketPath, tcpPort: tcpPort, token: try tokenFile.map(APIToken.read(from:)))
     }
 
-    func run(listen: String?, api: APIServer.Configuration? = nil, logLevel: Logger.Level) async throws {
+    func run(listen: String?, api: APIServer.Configuration? = nil, pipeline: PipelineSettings, logLevel: Logger.Level) async throws {
         guard let role else { return }
         var settings = FleetNode.Settings(
             role: role, name: name ?? "\(role.rawValue)@\(ProcessInfo.processInfo.hostName):\(getpid())",
             postgres: try connection.postgresAddress(), natsURL: try connection.natsURL())
         settings.partitions = partitions
+        settings.pipeline = pipeline
         if let api { settings.api = api }
         settings.version = Waymark.configuration.version
         if let listen {

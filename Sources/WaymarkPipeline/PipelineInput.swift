@@ -14,3 +14,14 @@ public enum PipelineInput: Sendable, Equatable {
     /// Time has passed without input (a live source's clock): beacon exits and rangings fall due.
     case tick(Timestamp)
 }
+
+extension PipelineInput {
+    /// The input's own time, when it has one.
+    public var time: Timestamp? {
+        switch self {
+        case .fix(let fix): fix.time
+        case .gap(let time, _), .tick(let time): time
+        case .advertisement(let advertisement): advertisement.time
+        }
+    }
+}

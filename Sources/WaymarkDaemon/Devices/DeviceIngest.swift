@@ -2,6 +2,7 @@ import Foundation
 import WaymarkAPI
 import WaymarkCore
 import WaymarkDevices
+import WaymarkPipeline
 import WaymarkSources
 import WaymarkStore
 

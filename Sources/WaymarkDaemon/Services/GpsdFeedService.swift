@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import WaymarkPipeline
 import WaymarkSources
 
 /// Feeds the pipeline from gpsd until the daemon shuts down. Reconnection and backoff live in

@@ -2,6 +2,7 @@ import Logging
 import ServiceLifecycle
 import WaymarkAPI
 import WaymarkCore
+import WaymarkPipeline
 import WaymarkSources
 
 /// Feeds the pipeline from a track (`waymark serve --replay`: GPX, NMEA 0183 or gpsd JSON) and/or a beacon replay file

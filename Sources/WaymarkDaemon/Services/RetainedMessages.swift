@@ -1,5 +1,6 @@
 import Foundation
 import WaymarkCore
+import WaymarkPipeline
 import WaymarkSources
 import WaymarkStore
 
@@ -42,7 +43,7 @@ struct RetainedMessages: Sendable {
     }
 
     /// The device's latest stored event of `event`'s kind and region.
-    private static func latest(like event: StoredEvent, device: String, in store: WaymarkStore) throws -> StoredEvent? {
+    private static func latest(like event: EventRecord, device: String, in store: WaymarkStore) throws -> StoredEvent? {
         var latest: StoredEvent?
         try store.history(HistoryQuery(kinds: [.event], devices: [device])) { item in
             if case .event(let stored) = item, stored.kind == event.kind, stored.region == event.region { latest = stored }
@@ -51,7 +52,7 @@ struct RetainedMessages: Sendable {
     }
 
     /// The same report: the same record, apart from the time of receipt for the kinds dated by it.
-    private static func sameReport(_ stored: StoredEvent, _ event: StoredEvent) -> Bool {
+    private static func sameReport(_ stored: StoredEvent, _ event: EventRecord) -> Bool {
         let datedWhenReceived: Set<EventKind> = [.reportedCard, .reportedWaypoint, .reportedOffline]
         guard datedWhenReceived.contains(event.kind) else { return stored.record == event.record }
         func members(_ record: String) -> NSDictionary? {

@@ -1,10 +1,10 @@
 import WaymarkBeacons
 import WaymarkCore
-import WaymarkPipeline
-import WaymarkStore
 
-/// What a source tells the daemon: gpsd live, a GPX track replayed, a Bluetooth adapter or a
-/// beacon replay file. The live pipeline turns the data-bearing ones into `PipelineInput`s.
+/// What a source tells a runtime: gpsd live, a GPX track replayed, a Bluetooth adapter, a beacon
+/// replay file, or a device over the network (OwnTracks, OsmAnd). The single daemon's
+/// `LivePipeline` and a fleet's workers turn the data-bearing ones into `PipelineInput`s
+/// through `DevicePipeline.record`.
 public enum SourceEvent: Sendable, Equatable {
     /// The source is delivering (gpsd connected; a replay started). The text names it.
     case connected(String)
@@ -23,5 +23,5 @@ public enum SourceEvent: Sendable, Equatable {
     case tick(Timestamp)
     /// Something the device reported about itself (a region transition its own geofencing
     /// saw), recorded as it is, in order with its fixes.
-    case reported(StoredEvent)
+    case reported(EventRecord)
 }

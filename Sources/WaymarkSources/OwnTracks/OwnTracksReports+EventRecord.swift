@@ -1,6 +1,5 @@
 import WaymarkCore
-import WaymarkSources
-import WaymarkStore
+import WaymarkPipeline
 
 // The OwnTracks messages Waymark records as the device's own word, at the time they arrived
 // (docs/devices.md): the device's regions, its connection dropping, its user's card.
@@ -9,7 +8,7 @@ extension OwnTracksWaypoint {
     /// `{"kind":"reportedWaypoint","region":…,"time":…,"created":…,"description":…,
     /// "latitude":…,"longitude":…,"radius":…,"uuid":…,"major":…,"minor":…}`: `region` is the
     /// waypoint's `rid` when it has one, else its `desc`; the members it lacks are left out.
-    func storedEvent(received: Timestamp) -> StoredEvent {
+    public func eventRecord(received: Timestamp) -> EventRecord {
         let region = regionID ?? name
         var record = JSONObjectWriter()
         record.add("kind", EventKind.reportedWaypoint.rawValue)
@@ -27,31 +26,31 @@ extension OwnTracksWaypoint {
             if let major = beacon.major { record.add("major", Int(major)) }
             if let minor = beacon.minor { record.add("minor", Int(minor)) }
         }
-        return StoredEvent(time: received, kind: .reportedWaypoint, region: region, coordinate: center, record: record.object)
+        return EventRecord(time: received, kind: .reportedWaypoint, region: region, coordinate: center, record: record.object)
     }
 }
 
 extension OwnTracksCard {
     /// `{"kind":"reportedCard","time":…,"name":…,"trackerID":…}`. The picture (`face`) is not
     /// kept: it is the app's to show, and would make every history line carrying it kilobytes long.
-    func storedEvent(received: Timestamp) -> StoredEvent {
+    public func eventRecord(received: Timestamp) -> EventRecord {
         var record = JSONObjectWriter()
         record.add("kind", EventKind.reportedCard.rawValue)
         record.add("time", received.rfc3339)
         if let name { record.add("name", name) }
         if let trackerID { record.add("trackerID", trackerID) }
-        return StoredEvent(time: received, kind: .reportedCard, record: record.object)
+        return EventRecord(time: received, kind: .reportedCard, record: record.object)
     }
 }
 
 extension OwnTracksMessage {
     /// `{"kind":"reportedOffline","time":…,"connectedAt":…}`: the broker published the device's
     /// last will (its connection dropped) at `received`; `connectedAt` is when it had connected.
-    static func offlineEvent(connectedAt: Timestamp, received: Timestamp) -> StoredEvent {
+    public static func offlineEvent(connectedAt: Timestamp, received: Timestamp) -> EventRecord {
         var record = JSONObjectWriter()
         record.add("kind", EventKind.reportedOffline.rawValue)
         record.add("time", received.rfc3339)
         record.add("connectedAt", connectedAt.rfc3339)
-        return StoredEvent(time: received, kind: .reportedOffline, record: record.object)
+        return EventRecord(time: received, kind: .reportedOffline, record: record.object)
     }
 }

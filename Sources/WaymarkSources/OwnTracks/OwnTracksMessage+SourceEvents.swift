@@ -1,8 +1,7 @@
 import WaymarkBeacons
 import WaymarkCore
 import WaymarkRegions
-import WaymarkSources
-import WaymarkStore
+import WaymarkPipeline
 
 extension OwnTracksMessage {
     /// What the message gives a device's pipeline (docs/devices.md, "What each message does"),
@@ -21,15 +20,15 @@ extension OwnTracksMessage {
         case .beacon(let beacon):
             return [.advertisement(beacon.advertisement)]
         case .transition(let transition):
-            return [.reported(transition.storedEvent)]
+            return [.reported(transition.eventRecord)]
         case .waypoint(let waypoint):
-            return [.reported(waypoint.storedEvent(received: received))]
+            return [.reported(waypoint.eventRecord(received: received))]
         case .waypoints(let waypoints):
-            return waypoints.map { .reported($0.storedEvent(received: received)) }
+            return waypoints.map { .reported($0.eventRecord(received: received)) }
         case .lastWill(let connectedAt):
             return [.reported(OwnTracksMessage.offlineEvent(connectedAt: connectedAt, received: received))]
         case .card(let card):
-            return [.reported(card.storedEvent(received: received))]
+            return [.reported(card.eventRecord(received: received))]
         case .unsupported:
             return []
         }
@@ -39,7 +38,7 @@ extension OwnTracksMessage {
 extension OwnTracksBeacon {
     /// The sighting as an advertisement. The app sends no transmit power, so `measuredPower` is
     /// 0 (unknown); the RSSI is clamped to the advertisement's range, 0 when absent.
-    var advertisement: BeaconAdvertisement {
+    public var advertisement: BeaconAdvertisement {
         let rssi = Int8(clamping: rssi ?? 0)
         return BeaconAdvertisement(time: time, uuid: uuid, major: major, minor: minor, measuredPower: 0, rssi: rssi)
     }
@@ -50,7 +49,7 @@ extension OwnTracksTransition {
     /// "latitude":…,"longitude":…,"description":…,"trigger":…}` (position, description and
     /// trigger when the message has them). The region is named by `rid`, which is Waymark's
     /// identifier for regions sent with `setWaypoints`, else by `desc`.
-    var storedEvent: StoredEvent {
+    public var eventRecord: EventRecord {
         let kind: RegionTransition.Kind = event == .enter ? .enter : .exit
         let region = regionID ?? regionName
         var record = JSONObjectWriter()
@@ -64,7 +63,7 @@ extension OwnTracksTransition {
         }
         if let regionName { record.add("description", regionName) }
         if let trigger { record.add("trigger", trigger) }
-        return StoredEvent(
+        return EventRecord(
             time: time, kind: .reportedRegion, region: region, transition: kind, coordinate: fix?.coordinate, record: record.object)
     }
 }

@@ -32,6 +32,15 @@ public enum FleetSubjects {
     /// Whether a message on the fix stream is a report rather than a fix.
     static func isReport(_ subject: String) -> Bool { subject.hasSuffix(".r") }
 
+    /// The subject of the beacons `device` saw: its fix subject and `.b`, in order with its fixes.
+    static func sighting(device: String, partitions: Int) -> String { fix(device: device, partitions: partitions) + ".b" }
+
+    /// Whether a message on the fix stream is a beacon sighting.
+    static func isSighting(_ subject: String) -> Bool { subject.hasSuffix(".b") }
+
+    /// Whether a message on the fix stream is a fix (not a report, not a sighting).
+    static func isFix(_ subject: String) -> Bool { !isReport(subject) && !isSighting(subject) }
+
     /// What partition `p`'s consumer takes.
     static func fixes(partition: Int) -> String { "\(fixRoot).\(partition).>" }
 

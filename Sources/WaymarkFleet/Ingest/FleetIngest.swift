@@ -2,10 +2,10 @@ import Foundation
 import Logging
 import WaymarkAPI
 import WaymarkCore
-import WaymarkDaemon
 import WaymarkDevices
 import WaymarkNATS
 import WaymarkOutputs
+import WaymarkPipeline
 import WaymarkSources
 
 /// An ingest node's view of the fleet (docs/fleet.md): devices from PostgreSQL, fixes and
@@ -28,9 +28,10 @@ struct FleetIngest: DeviceIngestBackend {
         _ = try await jetStream.publish(fixes.compactMap { message(for: $0, device: device) })
     }
 
-    /// OwnTracks messages in order: locations as fixes, transitions, waypoints, cards and last
-    /// wills as reports (`ReportPayload`), recorded by the device's worker as the single daemon
-    /// records them. Beacon sightings are passed over: a fleet has no beacon regions.
+    /// OwnTracks messages in order: locations as fixes, beacon sightings for the worker's
+    /// beacon-region monitoring (`SightingPayload`), transitions, waypoints, cards and last wills
+    /// as reports (`ReportPayload`) — each given to the device's worker as the single daemon
+    /// takes it (`OwnTracksMessage.sourceEvents`).
     func ingest(ownTracks messages: [OwnTracksMessage], device: String) async throws {
         let received = Timestamp(date: Date())
         let published = messages.flatMap { $0.sourceEvents(received: received) }.compactMap { event -> BusMessage? in
@@ -41,6 +42,10 @@ struct FleetIngest: DeviceIngestBackend {
                 let payload = ReportPayload(device: device, time: report.time, kind: report.kind, region: report.region, record: report.record)
                 let id = "\(device)@\(report.time.nanosecondsSince1970)/\(report.kind.rawValue)/\(StableHash.fnv1a(report.record))"
                 return (payload.encoded(), FleetSubjects.report(device: device, partitions: partitions), id)
+            case .advertisement(let advertisement):
+                let payload = SightingPayload(device: device, advertisement: advertisement)
+                let id = "\(device)@\(advertisement.time.nanosecondsSince1970)/b/\(advertisement.uuid)/\(advertisement.major)/\(advertisement.minor)"
+                return (payload.encoded(), FleetSubjects.sighting(device: device, partitions: partitions), id)
             default:
                 return nil
             }

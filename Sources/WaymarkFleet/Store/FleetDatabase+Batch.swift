@@ -23,11 +23,11 @@ extension FleetDatabase {
                 for state in states.values {
                     try await connection.query(
                         """
-                        INSERT INTO region_state (device, region, inside, since, dwelled)
-                        SELECT \(device), \(state.identifier), \(state.inside), \(state.since?.date), \(state.dwelled)
+                        INSERT INTO region_state (device, region, inside, since, dwelled, last_seen)
+                        SELECT \(device), \(state.identifier), \(state.inside), \(state.since?.date), \(state.dwelled), \(state.lastSeen?.date)
                         WHERE EXISTS (SELECT 1 FROM regions WHERE identifier = \(state.identifier))
                         ON CONFLICT (device, region) DO UPDATE SET inside = excluded.inside, since = excluded.since,
-                            dwelled = excluded.dwelled
+                            dwelled = excluded.dwelled, last_seen = excluded.last_seen
                         """, logger: logger)
                 }
             }

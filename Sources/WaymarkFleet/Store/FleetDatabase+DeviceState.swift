@@ -10,9 +10,12 @@ extension FleetDatabase {
     func resume(device: String) async throws -> DeviceResume {
         var states: [SavedRegionState] = []
         let rows = try await client.query(
-            "SELECT region, inside, since, dwelled FROM region_state WHERE device = \(device)", logger: logger)
-        for try await (region, inside, since, dwelled) in rows.decode((String, Bool, Date?, Bool).self) {
-            states.append(SavedRegionState(identifier: region, inside: inside, since: since.map(Timestamp.init(date:)), dwelled: dwelled))
+            "SELECT region, inside, since, dwelled, last_seen FROM region_state WHERE device = \(device)", logger: logger)
+        for try await (region, inside, since, dwelled, lastSeen) in rows.decode((String, Bool, Date?, Bool, Date?).self) {
+            states.append(
+                SavedRegionState(
+                    identifier: region, inside: inside, since: since.map(Timestamp.init(date:)), dwelled: dwelled,
+                    lastSeen: lastSeen.map(Timestamp.init(date:))))
         }
         var lastSequence: UInt64 = 0
         var established: EstablishedRegions?

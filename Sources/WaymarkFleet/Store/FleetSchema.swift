@@ -14,6 +14,7 @@ enum FleetSchema {
         (1, version1),
         (2, version2),
         (3, version3),
+        (4, version4),
     ]
 
     /// A step's statements: split at a `;` that ends a line (no statement here has one inside),
@@ -23,6 +24,12 @@ enum FleetSchema {
         return lines.joined(separator: "\n").components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
     }
+
+    /// Beacon regions (docs/semantics.md §3.5): an inside region's latest sighting, saved as the
+    /// single daemon saves it, so the next owner of a partition times the exit from it.
+    static let version4 = """
+        ALTER TABLE region_state ADD COLUMN last_seen timestamptz;
+        """
 
     /// Outputs (docs/outputs.md) as the single daemon defines them; output nodes deliver each
     /// from the events stream with a durable consumer of its own, which is also its cursor.

@@ -87,20 +87,26 @@ struct PartitionConsumer: Sendable {
         }
     }
 
-    /// The fixes and reports of `messages` (a report's subject ends in `.r`); a message that is
-    /// neither is logged and skipped (it is acknowledged with the batch: redelivering it would
-    /// not make it readable).
+    /// The fixes, reports and beacon sightings of `messages` (a report's subject ends in `.r`, a
+    /// sighting's in `.b`); a message that is none of them is logged and skipped (it is
+    /// acknowledged with the batch: redelivering it would not make it readable).
     private func decode(_ messages: [JetStreamMessage]) -> [PartitionState.Input] {
         messages.compactMap { message in
             do {
-                let payload: PartitionState.Input.Payload =
-                    FleetSubjects.isReport(message.subject)
-                    ? .report(try ReportPayload.decode(message.payload)) : .fix(try FixPayload.decode(message.payload))
+                let payload: PartitionState.Input.Payload
+                if FleetSubjects.isReport(message.subject) {
+                    payload = .report(try ReportPayload.decode(message.payload))
+                } else if FleetSubjects.isSighting(message.subject) {
+                    let sighting = try SightingPayload.decode(message.payload)
+                    payload = .sighting(device: sighting.device, try sighting.advertisement())
+                } else {
+                    payload = .fix(try FixPayload.decode(message.payload))
+                }
                 return PartitionState.Input(
                     sequence: message.streamSequence, payload: payload, queuedAt: Timestamp(nanosecondsSince1970: message.metadata.timestamp))
             } catch {
                 logger.error(
-                    "neither a fix nor a report; skipped",
+                    "not a fix, a report or a sighting; skipped",
                     metadata: ["subject": "\(message.subject)", "sequence": "\(message.streamSequence)", "error": "\(error)"])
                 return nil
             }

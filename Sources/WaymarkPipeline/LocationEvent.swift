@@ -37,7 +37,7 @@ public enum LocationEvent: Sendable, Equatable {
         case .region: .region
         case .place: .place
         case .beacon: .beacon
-        case .service(let record, _): Kind(rawValue: record.kind) ?? .location
+        case .service(let record, _): record.kind.eventKind
         case .ranging: .ranging
         case .gap: .gap
         case .accessory: .accessory

@@ -68,7 +68,7 @@ public struct ReplaySummary: Sendable, Equatable {
             case .dwell: dwells += 1
             }
         case .service(let record, _):
-            events[record.kind, default: 0] += 1
+            events[record.kind.rawValue, default: 0] += 1
         default:
             break
         }

@@ -1,36 +1,94 @@
 import WaymarkCore
 
-/// One output of a location service (docs/semantics.md §2), printed as a JSON Lines record by
-/// `waymark replay` and recorded as an event by the daemon.
+/// One output of a location service (docs/semantics.md §2): typed values from the service to
+/// every consumer. Its JSON (`json`) is made only at the edges — `waymark replay`'s JSON Lines,
+/// the history's records, the stream and the handler protocol — always the same bytes.
 public struct LocationRecord: Sendable, Equatable {
-    /// `location`, `significantChange`, `visit`, `paused`, `resumed`.
-    public var kind: String
+    /// What the service reported; its raw value is the record's `kind`.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A standard-updates location.
+        case location
+        /// A significant-change location.
+        case significantChange
+        /// A visit's arrival or departure (`visit`).
+        case visit
+        /// Standard updates paused (stationary) or resumed.
+        case paused, resumed
+    }
+
+    /// What a location carries of its fix, in Core Location's terms; nil when unknown.
+    public struct Measurements: Sendable, Equatable {
+        /// Metres (1 σ), horizontally and vertically.
+        public var horizontalAccuracy: Double?
+        /// Metres above the WGS84 ellipsoid (as the fix gives it).
+        public var altitude: Double?
+        public var verticalAccuracy: Double?
+        /// Metres per second.
+        public var speed: Double?
+        /// Degrees clockwise from true north.
+        public var course: Double?
+
+        public init(
+            horizontalAccuracy: Double? = nil, altitude: Double? = nil, verticalAccuracy: Double? = nil, speed: Double? = nil,
+            course: Double? = nil
+        ) {
+            self.horizontalAccuracy = horizontalAccuracy
+            self.altitude = altitude
+            self.verticalAccuracy = verticalAccuracy
+            self.speed = speed
+            self.course = course
+        }
+
+        /// What `fix` carries.
+        public init(of fix: Fix) {
+            self.init(
+                horizontalAccuracy: fix.horizontalAccuracy, altitude: fix.altitude, verticalAccuracy: fix.verticalAccuracy, speed: fix.speed,
+                course: fix.course)
+        }
+    }
+
+    /// A visit's arrival (no departure time) or departure.
+    public struct Visit: Sendable, Equatable {
+        public enum Event: String, Sendable { case arrival, departure }
+
+        public var event: Event
+        public var arrivalTime: Timestamp
+        /// Set for a departure.
+        public var departureTime: Timestamp?
+        /// Metres: how far the stay's fixes lay from its centre.
+        public var uncertainty: Double
+
+        public init(event: Event, arrivalTime: Timestamp, departureTime: Timestamp? = nil, uncertainty: Double) {
+            self.event = event
+            self.arrivalTime = arrivalTime
+            self.departureTime = departureTime
+            self.uncertainty = uncertainty
+        }
+    }
+
+    public var kind: Kind
     public var time: Timestamp
     public var coordinate: Coordinate
-    /// Further fields in order, already JSON values (numbers, quoted strings, objects).
-    public var fields: [(String, String)]
+    /// A location's measurements (empty for the other kinds).
+    public var measurements = Measurements()
+    /// A deferred location's batch number (standard updates' deferred delivery).
+    public var batch: Int?
+    /// A visit's arrival or departure.
+    public var visit: Visit?
+    /// The configured subscription the record was made for, in the daemon's history and stream.
+    public var subscription: String?
 
-    public init(kind: String, time: Timestamp, coordinate: Coordinate, fields: [(String, String)] = []) {
+    public init(
+        kind: Kind, time: Timestamp, coordinate: Coordinate, measurements: Measurements = Measurements(), batch: Int? = nil,
+        visit: Visit? = nil, subscription: String? = nil
+    ) {
         self.kind = kind
         self.time = time
         self.coordinate = coordinate
-        self.fields = fields
-    }
-
-    public static func == (a: LocationRecord, b: LocationRecord) -> Bool {
-        a.kind == b.kind && a.time == b.time && a.coordinate == b.coordinate
-            && a.fields.map { $0.0 + "=" + $0.1 } == b.fields.map { $0.0 + "=" + $0.1 }
-    }
-
-    /// `{"kind":…,"time":"…Z","latitude":…,"longitude":…, fields…}`.
-    public var json: String {
-        var writer = JSONObjectWriter()
-        writer.add("kind", kind)
-        writer.add("time", time.rfc3339)
-        writer.add("latitude", coordinate.latitude)
-        writer.add("longitude", coordinate.longitude)
-        for (key, value) in fields { writer.addRaw(key, value) }
-        return writer.object
+        self.measurements = measurements
+        self.batch = batch
+        self.visit = visit
+        self.subscription = subscription
     }
 }
 

@@ -35,7 +35,7 @@ public struct SignificantChangeFilter: LocationService, Sendable {
             else { return [] }
         }
         lastSignificant = (time, fix.coordinate)
-        return [LocationRecord(kind: "significantChange", time: time, coordinate: fix.coordinate)]
+        return [LocationRecord(kind: .significantChange, time: time, coordinate: fix.coordinate)]
     }
 
     /// Nothing is ever held back.

@@ -97,7 +97,7 @@ public struct StandardUpdates: LocationService, Sendable {
             guard reaches(Geodesic.distance(point, fix.coordinate), configuration.resumeDistance) else { return [] }
             pausePoint = nil
             stationaryAnchor = (fix.coordinate, time)
-            out.append(LocationRecord(kind: "resumed", time: time, coordinate: fix.coordinate))
+            out.append(LocationRecord(kind: .resumed, time: time, coordinate: fix.coordinate))
             out += deliver(fix, at: time)
             return out
         }
@@ -111,7 +111,7 @@ public struct StandardUpdates: LocationService, Sendable {
                     // Release what is held first, so records stay in time order.
                     out += releaseBatch()
                     pausePoint = anchor.coordinate
-                    out.append(LocationRecord(kind: "paused", time: time, coordinate: anchor.coordinate))
+                    out.append(LocationRecord(kind: .paused, time: time, coordinate: anchor.coordinate))
                     return out
                 }
             } else {
@@ -138,14 +138,7 @@ public struct StandardUpdates: LocationService, Sendable {
     /// Delivers `fix` now, or into the batch (releasing it when full).
     private mutating func deliver(_ fix: Fix, at time: Timestamp) -> [LocationRecord] {
         lastDelivered = fix.coordinate
-        var fields: [(String, String)] = []
-        // What the fix carries, in Core Location's order; absent when unknown.
-        let measured: [(String, Double?)] = [
-            ("horizontalAccuracy", fix.horizontalAccuracy), ("altitude", fix.altitude), ("verticalAccuracy", fix.verticalAccuracy),
-            ("speed", fix.speed), ("course", fix.course),
-        ]
-        for case (let name, let value?) in measured { fields.append((name, JSONObjectWriter.number(value))) }
-        let record = LocationRecord(kind: "location", time: time, coordinate: fix.coordinate, fields: fields)
+        let record = LocationRecord(kind: .location, time: time, coordinate: fix.coordinate, measurements: .init(of: fix))
         guard configuration.defersDelivery else { return [record] }
 
         if batch.isEmpty {
@@ -157,7 +150,7 @@ public struct StandardUpdates: LocationService, Sendable {
         }
         lastBatched = fix.coordinate
         var held = record
-        held.fields.append(("batch", String(batchNumber)))
+        held.batch = batchNumber
         batch.append(held)
 
         if let distance = configuration.deferredDistance, reaches(batchDistance, distance) {

@@ -96,24 +96,15 @@ public struct VisitDetector: LocationService, Sendable {
     private func arrival(of stay: Stay) -> LocationRecord {
         let centre = stay.centre
         return LocationRecord(
-            kind: "visit", time: stay.first, coordinate: centre,
-            fields: [
-                ("event", JSONObjectWriter.quoted("arrival")),
-                ("arrivalTime", JSONObjectWriter.quoted(stay.first.rfc3339)),
-                ("uncertainty", JSONObjectWriter.number(stay.uncertainty(about: centre))),
-            ])
+            kind: .visit, time: stay.first, coordinate: centre,
+            visit: .init(event: .arrival, arrivalTime: stay.first, uncertainty: stay.uncertainty(about: centre)))
     }
 
     private func departure(of stay: Stay) -> LocationRecord {
         let centre = stay.centre
         return LocationRecord(
-            kind: "visit", time: stay.last, coordinate: centre,
-            fields: [
-                ("event", JSONObjectWriter.quoted("departure")),
-                ("arrivalTime", JSONObjectWriter.quoted(stay.first.rfc3339)),
-                ("departureTime", JSONObjectWriter.quoted(stay.last.rfc3339)),
-                ("uncertainty", JSONObjectWriter.number(stay.uncertainty(about: centre))),
-            ])
+            kind: .visit, time: stay.last, coordinate: centre,
+            visit: .init(event: .departure, arrivalTime: stay.first, departureTime: stay.last, uncertainty: stay.uncertainty(about: centre)))
     }
 }
 

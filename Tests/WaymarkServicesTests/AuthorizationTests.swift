@@ -91,13 +91,13 @@ import WaymarkCore
         let place = Coordinate(latitude: 52.520_008, longitude: 13.404_954)
         let time = Timestamp(secondsSince1970: 1_700_000_000)
         let record = LocationRecord(
-            kind: "location", time: time, coordinate: place,
-            fields: [("horizontalAccuracy", "4"), ("speed", "1.5"), ("verticalAccuracy", "7"), ("batch", "2")])
+            kind: .location, time: time, coordinate: place,
+            measurements: .init(horizontalAccuracy: 4, altitude: 35, verticalAccuracy: 7, speed: 1.5), batch: 2)
         #expect(
             record.coarsened()
                 == LocationRecord(
-                    kind: "location", time: time, coordinate: ApproximateLocation.coarsen(place),
-                    fields: [("speed", "1.5"), ("batch", "2")]))
+                    kind: .location, time: time, coordinate: ApproximateLocation.coarsen(place), measurements: .init(speed: 1.5), batch: 2))
+        #expect(record.coarsened().json.hasSuffix(#","speed":1.5,"batch":2}"#), "\(record.coarsened().json)")
         #expect(record.coarsened().coordinate != place)
     }
 }

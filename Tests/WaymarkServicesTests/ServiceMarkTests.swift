@@ -26,7 +26,7 @@ import WaymarkServices
         after.resume(from: [mark!], replaying: stay)
         let departure = after.process(fix(north: 500, east: 0, at: 630))
         #expect(departure.count == 1)
-        #expect(departure.first?.fields.first { $0.0 == "arrivalTime" }?.1 == JSONObjectWriter.quoted(startTime.rfc3339))
+        #expect(departure.first?.field("arrivalTime") == JSONObjectWriter.quoted(startTime.rfc3339))
     }
 
     /// Retention removed the stay's first fixes: no invented arrival time, the detector starts afresh.

@@ -55,7 +55,7 @@ struct SignificantChangeFilterTests {
         }
         let records = run(filter, c.fixes)
         let expected = c.expected.map {
-            LocationRecord(kind: "significantChange", time: c.fixes[$0].time!, coordinate: c.fixes[$0].coordinate)
+            LocationRecord(kind: .significantChange, time: c.fixes[$0].time!, coordinate: c.fixes[$0].coordinate)
         }
         #expect(records == expected)
     }

@@ -104,7 +104,7 @@ struct SignificantChangeGPXTests {
             if !track.events.isEmpty { timedTracks += 1 }
             #expect(records.count == track.events.count, "\(track.name)")
             for (record, event) in zip(records, track.events) {
-                #expect(record.kind == "significantChange")
+                #expect(record.kind == .significantChange)
                 #expect(record.time == event.time, "\(track.name)")
                 #expect(abs(record.coordinate.latitude - event.coordinate.latitude) <= 1e-9, "\(track.name)")
                 #expect(abs(record.coordinate.longitude - event.coordinate.longitude) <= 1e-9, "\(track.name)")

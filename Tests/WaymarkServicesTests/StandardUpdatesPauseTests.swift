@@ -74,7 +74,7 @@ import WaymarkCore
         let records = service.process(StandardTrack.fix(20, at: 180))
         let paused = try #require(records.first)
         #expect(records.count == 1)
-        #expect(paused.kind == "paused")
+        #expect(paused.kind == .paused)
         #expect(paused.coordinate == StandardTrack.origin)
         #expect(paused.time == StandardTrack.start.adding(seconds: 180))
         #expect(service.isPaused)

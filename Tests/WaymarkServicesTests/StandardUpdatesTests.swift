@@ -32,8 +32,8 @@ enum StandardTrack {
     }
 
     static func describe(_ record: LocationRecord) -> String {
-        var text = "\(record.kind) \(JSONObjectWriter.number(record.time.seconds(since: start)))"
-        if let batch = record.fields.first(where: { $0.0 == "batch" }) { text += " b\(batch.1)" }
+        var text = "\(record.kind.rawValue) \(JSONObjectWriter.number(record.time.seconds(since: start)))"
+        if let batch = record.batch { text += " b\(batch)" }
         return text
     }
 
@@ -122,7 +122,7 @@ enum StandardTrack {
         let fix = Fix(
             time: StandardTrack.start, coordinate: StandardTrack.origin, horizontalAccuracy: accuracy, speed: speed)
         let record = try #require(service.process(fix).first)
-        #expect(record.kind == "location")
+        #expect(record.kind == .location)
         #expect(record.json.hasSuffix(ending))
     }
 
@@ -134,6 +134,6 @@ enum StandardTrack {
             verticalAccuracy: 6.5, speed: 1.25, course: 271)
         let record = try #require(service.process(fix).first)
         #expect(record.json.hasSuffix(#","horizontalAccuracy":4,"altitude":1234.5,"verticalAccuracy":6.5,"speed":1.25,"course":271}"#), "\(record.json)")
-        #expect(record.coarsened().fields.map(\.0) == ["speed", "course"])
+        #expect(record.coarsened().fieldNames == ["speed", "course"])
     }
 }

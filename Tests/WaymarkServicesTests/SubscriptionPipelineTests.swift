@@ -25,7 +25,7 @@ import WaymarkServices
         ])
         #expect(pipeline.accepted == 2)
         #expect(pipeline.dropped == [.inaccurate: 1])
-        #expect(records.map(\.kind) == ["location", "significantChange", "location", "significantChange"])
+        #expect(records.map(\.kind) == [.location, .significantChange, .location, .significantChange])
         #expect(records.map(\.time) == [0, 0, 600, 600].map { startTime.adding(seconds: $0) })
     }
 
@@ -62,7 +62,7 @@ import WaymarkServices
             standard: .init(), significantChange: SignificantChangeThresholds(),
             visits: VisitThresholds(radius: 100, minimumDuration: 60))
         let (records, _) = run(subscription, [fix(north: 0, at: 0), fix(north: 10, at: 60)])
-        #expect(records.map(\.kind) == ["location", "significantChange", "location", "visit"])
+        #expect(records.map(\.kind) == [.location, .significantChange, .location, .visit])
     }
 
     @Test func noServiceMeansAnEmptySubscription() {

@@ -31,6 +31,16 @@ func run<Service: LocationService>(_ service: Service, _ fixes: [Fix]) -> [Locat
 }
 
 extension LocationRecord {
-    /// The value of field `key` (raw JSON text), if present.
-    func field(_ key: String) -> String? { fields.first { $0.0 == key }?.1 }
+    /// The value of field `key` as its JSON record writes it, if present.
+    func field(_ key: String) -> String? {
+        switch members.first(where: { $0.key == key })?.value {
+        case .number(let number): JSONObjectWriter.number(number)
+        case .integer(let integer): String(integer)
+        case .text(let text): JSONObjectWriter.quoted(text)
+        case nil: nil
+        }
+    }
+
+    /// The fields after kind, time and coordinate, in their JSON order.
+    var fieldNames: [String] { members.map(\.key) }
 }

@@ -97,7 +97,7 @@ struct VisitDetectorTests {
     @Test(arguments: cases)
     func rule(_ c: Case) {
         let records = run(VisitDetector(), c.fixes)
-        #expect(records.allSatisfy { $0.kind == "visit" })
+        #expect(records.allSatisfy { $0.kind == .visit })
         let got = records.map { (event: $0.field("event") ?? "?", time: $0.time.seconds(since: startTime)) }
         #expect(got.map(\.event) == c.expected.map { "\"\($0.event)\"" })
         #expect(got.map(\.time) == c.expected.map(\.time))
@@ -128,8 +128,8 @@ struct VisitDetectorTests {
             #expect(Geodesic.distance(record.coordinate, centre) < 0.01)
             #expect(record.field("uncertainty") == "20")
         }
-        #expect(records[0].fields.map(\.0) == ["event", "arrivalTime", "uncertainty"])
-        #expect(records[1].fields.map(\.0) == ["event", "arrivalTime", "departureTime", "uncertainty"])
+        #expect(records[0].fieldNames == ["event", "arrivalTime", "uncertainty"])
+        #expect(records[1].fieldNames == ["event", "arrivalTime", "departureTime", "uncertainty"])
     }
 
     /// The visit spanning a silence reports its centre and uncertainty over all its fixes.

@@ -92,18 +92,8 @@ struct EventCollector {
 
     private mutating func event(for record: LocationRecord) -> TrackEvent {
         var fields: [String: String] = [:]
-        for (key, json) in record.fields { fields[key] = Self.plain(json) }
-        return namer.event(kind: record.kind, time: record.time, coordinate: record.coordinate, fields: fields)
-    }
-
-    /// A JSON value as plain text: a string without its quotes, a number as written.
-    private static func plain(_ json: String) -> String {
-        guard let node = try? JSONParser.parse(Array(json.utf8)) else { return json }
-        switch node.value {
-        case .string(let text): return text
-        case .number(let number): return JSONObjectWriter.number(number)
-        default: return json
-        }
+        for (key, value) in record.members { fields[key] = value.text }
+        return namer.event(kind: record.kind.rawValue, time: record.time, coordinate: record.coordinate, fields: fields)
     }
 
     /// The top-level string and number members of a recorded JSON object.

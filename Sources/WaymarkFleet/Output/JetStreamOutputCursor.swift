@@ -9,44 +9,33 @@ import WaymarkOutputs
 /// again, with the same CloudEvents ids, before anything newer. Dead letters and the disabled
 /// state live in PostgreSQL.
 struct JetStreamOutputCursor: OutputCursor {
-    let output: Output
-    let jetStream: JetStream
+    /// At most a batch unacknowledged, so redeliveries come first.
+    var consumer: OutputStreamConsumer
     let database: FleetDatabase
-    let settings: ConsumerNodeSettings
-    /// Set when the node gives the output back.
-    let stop: StopSignal
-    let logger: Logger
-    var ready = false
     var inHand: [JetStreamMessage] = []
     /// Tells JetStream the batch in hand is still being worked on.
     var holding: Task<Void, any Error>?
 
-    var consumer: String { FleetSubjects.consumer(output: output.name) }
-
-    private var pull: DurablePull {
-        DurablePull(
-            jetStream: jetStream, stream: FleetSubjects.eventStream, consumer: consumer, batch: settings.batch, fetchWait: settings.fetchWait)
+    init(output: Output, jetStream: JetStream, database: FleetDatabase, settings: ConsumerNodeSettings, stop: StopSignal, logger: Logger) {
+        consumer = OutputStreamConsumer(
+            output: output, jetStream: jetStream, stream: FleetSubjects.eventStream, durable: FleetSubjects.consumer(output: output.name),
+            filterSubject: FleetSubjects.allEvents, ackWait: settings.ackWait, maxAckPending: settings.batch, settings: settings, stop: stop,
+            logger: logger)
+        self.database = database
     }
 
-    var isStopping: Bool { stop.isSet }
+    private var output: Output { consumer.output }
+
+    var isStopping: Bool { consumer.stop.isSet }
 
     mutating func next() async throws -> [OutputEvent]? {
-        if !ready {
-            // Created once, starting with the events of the moment the output was defined; at
-            // most a batch unacknowledged, so redeliveries come first.
-            try await jetStream.ensureConsumer(
-                stream: FleetSubjects.eventStream, durable: consumer, filterSubject: FleetSubjects.allEvents,
-                ackWait: settings.ackWait, maxAckPending: settings.batch, startingAt: output.createdAt.date)
-            try await pull.awaitRedeliveries(ackWait: settings.ackWait, logger: logger, metadata: ["output": "\(output.name)"])
-            ready = true
-        }
         holding?.cancel()
-        let messages = try await pull.next()
+        let messages = try await consumer.next()
         inHand = messages
         guard !messages.isEmpty else { return [] }
         // Every third of the ack wait: a receiver retried for hours does not get its batch
         // redelivered meanwhile.
-        holding = Task { [ackWait = settings.ackWait] in
+        holding = Task { [ackWait = consumer.ackWait] in
             while !Task.isCancelled {
                 try await Task.sleep(for: ackWait / 3)
                 for message in messages { try await message.inProgress() }
@@ -84,7 +73,7 @@ struct JetStreamOutputCursor: OutputCursor {
             do {
                 return try BusEvent.decode(subject: message.subject, payload: message.payload, sequence: message.streamSequence)
             } catch {
-                logger.error(
+                consumer.logger.error(
                     "not an event; passed over",
                     metadata: ["output": "\(output.name)", "sequence": "\(message.streamSequence)", "error": "\(error)"])
                 return nil

@@ -10,43 +10,31 @@ import WaymarkOutputs
 /// published or a later fix of its device replaces it, so a node that dies loses no device's
 /// last position: the next owner gets it again.
 struct JetStreamPositionCursor: PositionCursor {
-    let output: Output
-    let jetStream: JetStream
-    let settings: ConsumerNodeSettings
-    /// Set when the node gives the output back.
-    let stop: StopSignal
-    let logger: Logger
-    var ready = false
+    var consumer: OutputStreamConsumer
     /// The messages of the fixes read and not settled, by stream sequence.
     var unsettled: [Int64: JetStreamMessage] = [:]
 
-    var consumer: String { FleetSubjects.positionConsumer(output: output.name) }
+    init(output: Output, jetStream: JetStream, settings: ConsumerNodeSettings, stop: StopSignal, logger: Logger) {
+        consumer = OutputStreamConsumer(
+            output: output, jetStream: jetStream, stream: FleetSubjects.fixStream, durable: FleetSubjects.positionConsumer(output: output.name),
+            filterSubject: FleetSubjects.allFixes, ackWait: Self.ackWait(output), maxAckPending: Self.maxAckPending, settings: settings,
+            stop: stop, logger: logger)
+    }
 
     /// Fixes held back by the thinning are unacknowledged too: room for one per device.
     static let maxAckPending = 65_536
 
     /// Longer than a fix can wait in the thinning (its interval), so a held fix is not redelivered.
-    var ackWait: Duration { max(.seconds(30), .seconds(3 * output.locationSeconds)) }
+    static func ackWait(_ output: Output) -> Duration { max(.seconds(30), .seconds(3 * output.locationSeconds)) }
 
-    private var pull: DurablePull {
-        DurablePull(jetStream: jetStream, stream: FleetSubjects.fixStream, consumer: consumer, batch: settings.batch, fetchWait: settings.fetchWait)
-    }
-
-    var isStopping: Bool { stop.isSet }
+    var isStopping: Bool { consumer.stop.isSet }
 
     /// A pull waits at most `fetchWait`: held fixes fall due on time to within it (`due` is not needed).
     mutating func next(due: Duration?) async throws -> [OutputFix]? {
-        if !ready {
-            try await jetStream.ensureConsumer(
-                stream: FleetSubjects.fixStream, durable: consumer, filterSubject: FleetSubjects.allFixes, ackWait: ackWait,
-                maxAckPending: Self.maxAckPending, startingAt: output.createdAt.date)
-            try await pull.awaitRedeliveries(ackWait: ackWait, logger: logger, metadata: ["output": "\(output.name)"])
-            ready = true
-        }
         var fixes: [OutputFix] = []
-        for message in try await pull.next() {
+        for message in try await consumer.next() {
             // Reports share the fix stream (`FleetSubjects.report`); they are events, not positions.
-            guard FleetSubjects.isFix(message.subject), let fix = position(of: message) else {
+            guard !FleetSubjects.isReport(message.subject), let fix = position(of: message) else {
                 try await message.ack()
                 continue
             }
@@ -83,7 +71,8 @@ struct JetStreamPositionCursor: PositionCursor {
                 sequence: Int64(message.streamSequence), device: payload.device, time: Timestamp(nanosecondsSince1970: payload.t),
                 coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, altitude: fix.altitude, speed: fix.speed, course: fix.course)
         } catch {
-            logger.error("not a fix; passed over", metadata: ["output": "\(output.name)", "sequence": "\(message.streamSequence)"])
+            consumer.logger.error(
+                "not a fix; passed over", metadata: ["output": "\(consumer.output.name)", "sequence": "\(message.streamSequence)"])
             return nil
         }
     }

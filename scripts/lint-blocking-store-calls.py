@@ -6,9 +6,9 @@ The rule. Inside the body of an `async` function or initialiser, or of a `Task {
 `addTask { … }` closure, in Sources/ outside Sources/WaymarkStore (the store's own executor),
 none of these may appear:
 
-  - `try store.NAME(`, `try database.NAME(` (or `try?`, `try!`) or `try X.store.NAME(`: a synchronous call on a
-    `WaymarkStore` value (the project names them `store`, or `database` in the commands;
-    `try await store.NAME(` is an async call and fine);
+  - `try store.NAME(`, `try database.NAME(` or `try X.store.NAME(` (also `try?`, `try!`): a
+    synchronous call on a `WaymarkStore` value (the project names them `store`, or `database`
+    in the commands; `try await store.NAME(` is an async call and fine);
   - `store.database.`, and `read` / `write` / `inDatabase` / `writeWithoutTransaction` on
     `database`, `dbQueue` or `dbPool` not preceded by `await` (GRDB's synchronous access;
     an awaited one is an async API, GRDB's or PostgreSQL's);

@@ -11,7 +11,13 @@ real daemon replaying a track, and checks what issue 20 asks of it:
 - every request the page made being a documented endpoint (docs/openapi.yaml) or the page's files;
 - the layout fitting a phone's width; no console errors.
 
-Exits 0 when all hold, 1 with the failures listed. WebPageBrowserTests (Swift) runs it.
+Against a fleet's api node (`--postgres URL`, docs/fleet.md "API and web page") the expected
+counts and regions come from PostgreSQL instead of `waymark history` and `waymark regions list`,
+and what the fleet does not have is not asked of the page: "why?" (fleet events carry no
+integer id to explain) and the energy chart (no energy ledger).
+
+Exits 0 when all hold, 1 with the failures listed. WebPageBrowserTests and
+FleetWebPageBrowserTests (Swift) run it.
 """
 import argparse
 import calendar
@@ -35,6 +41,39 @@ def waymark(args, arguments):
     return result.stdout
 
 
+def psql(args, query):
+    result = subprocess.run(["/usr/bin/psql", args.postgres, "-Atc", query], capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        raise RuntimeError(f"psql {query}: {result.stderr}")
+    return result.stdout.strip()
+
+
+def quoted(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def past(args, device, settled):
+    """Whether the device's history holds a fix at or after `settled`."""
+    if args.postgres:
+        return psql(args, f"SELECT count(*) FROM fixes WHERE device = {quoted(device)} AND time >= {quoted(settled)}") != "0"
+    return bool(waymark(args, ["history", "--db", args.db, "--kind", "fix", "--from", settled, "--limit", "1"]).strip())
+
+
+def expected_counts(args, device):
+    """(points, events) of the device's history in the range, as the CLI or PostgreSQL count them."""
+    if args.postgres:
+        within = f"device = {quoted(device)} AND time >= {quoted(args.start)} AND time < {quoted(args.end)}"
+        return int(psql(args, f"SELECT count(*) FROM fixes WHERE {within}")), int(psql(args, f"SELECT count(*) FROM events WHERE {within}"))
+    lines = [json.loads(line) for line in waymark(args, ["history", "--db", args.db, "--device", device, "--from", args.start, "--to", args.end]).splitlines()]
+    return sum(1 for line in lines if line["kind"] == "fix"), sum(1 for line in lines if line["kind"] not in ("fix", "gap"))
+
+
+def listed_regions(args):
+    if args.postgres:
+        return psql(args, "SELECT identifier FROM regions ORDER BY identifier")
+    return waymark(args, ["regions", "list", "--db", args.db])
+
+
 def documented(paths, request_path):
     """Whether an /v1 path matches one of openapi.yaml's templates."""
     for template in paths:
@@ -49,7 +88,8 @@ def main():
     parser.add_argument("--url", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--waymark", required=True)
-    parser.add_argument("--db", required=True)
+    parser.add_argument("--db", help="the daemon's database (a single daemon)")
+    parser.add_argument("--postgres", help="the fleet's PostgreSQL URL (a fleet's api node)")
     parser.add_argument("--openapi", required=True)
     parser.add_argument("--import-file", required=True, help="a GeoJSON file whose one region is `--import-id`")
     parser.add_argument("--import-id", required=True)
@@ -57,6 +97,8 @@ def main():
     parser.add_argument("--to", dest="end", required=True, help="history range end (exclusive, as the API and CLI take it), RFC 3339 UTC")
     parser.add_argument("--screenshot")
     args = parser.parse_args()
+    if bool(args.db) == bool(args.postgres):
+        parser.error("give --db (a single daemon) or --postgres (a fleet)")
 
     driver = browser()
     try:
@@ -90,8 +132,8 @@ def run(driver, args):
         check(state and fill == "#2e7d32", f"region {region} was not recoloured (fill {fill})")
         # "why?" beside it: the daemon recomputes the entry from the stored fixes (docs/explain.md).
         why = entry[0].find_elements(By.CSS_SELECTOR, "button.why")
-        check(bool(why), "the region entry has no why? button")
-        if why:
+        check(bool(why) != bool(args.postgres), "the region entry has no why? button" if not args.postgres else "a fleet event offers why?")
+        if why and not args.postgres:
             why[0].click()
             shown = wait(driver, 15, lambda d: d.execute_script(
                 "const p = arguments[0].querySelector('pre.explanation'); return p && p.dataset.reproduced", entry[0]), "the entry's explanation")
@@ -103,11 +145,10 @@ def run(driver, args):
     # A minute of track time past the end, so crossings inside the range are confirmed.
     settled = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(calendar.timegm(time.strptime(args.end, "%Y-%m-%dT%H:%M:%SZ")) + 60))
     deadline = time.time() + 120
-    while time.time() < deadline and not waymark(args, ["history", "--db", args.db, "--kind", "fix", "--from", settled, "--limit", "1"]).strip():
+    device = driver.find_element(By.ID, "device").get_attribute("value")
+    while time.time() < deadline and not past(args, device, settled):
         time.sleep(0.5)
-    lines = [json.loads(line) for line in waymark(args, ["history", "--db", args.db, "--device", "local", "--from", args.start, "--to", args.end]).splitlines()]
-    expected_points = sum(1 for line in lines if line["kind"] == "fix")
-    expected_events = sum(1 for line in lines if line["kind"] not in ("fix", "gap"))
+    expected_points, expected_events = expected_counts(args, device)
     driver.find_element(By.ID, "tab-history").click()
     set_local = "const [input, iso] = arguments; const d = new Date(iso); const pad = n => String(n).padStart(2, '0');" \
         "input.value = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;"
@@ -132,21 +173,22 @@ def run(driver, args):
     driver.find_element(By.ID, "tab-regions").click()
     driver.find_element(By.ID, "region-file").send_keys(args.import_file)
     wait(driver, 20, lambda d: "added" in d.find_element(By.ID, "import-result").text, "the import's report")
-    listed = waymark(args, ["regions", "list", "--db", args.db])
-    check(args.import_id in listed, f"{args.import_id} imported through the page is not in `waymark regions list`:\n{listed}")
+    listed = listed_regions(args)
+    check(args.import_id in listed, f"{args.import_id} imported through the page is not in the regions:\n{listed}")
     check(wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f"#region-rows tr[data-region='{args.import_id}']"), "the imported region's row"),
           "the imported region is not listed on the page")
     # …and removed through the page again (it asks first).
     driver.find_element(By.CSS_SELECTOR, f"#region-rows tr[data-region='{args.import_id}'] button.danger").click()
     WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert).accept()
     gone = wait(driver, 20, lambda d: not d.find_elements(By.CSS_SELECTOR, f"#region-rows tr[data-region='{args.import_id}']"), "the removed region's row to go")
-    listed = waymark(args, ["regions", "list", "--db", args.db])
-    check(gone is not None and args.import_id not in listed, f"{args.import_id} removed through the page is still in `waymark regions list`:\n{listed}")
+    listed = listed_regions(args)
+    check(gone is not None and args.import_id not in listed, f"{args.import_id} removed through the page is still in the regions:\n{listed}")
 
-    # Handlers and power.
-    driver.find_element(By.ID, "tab-handlers").click()
-    check(wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, "#power-radio rect.bar, #power-radio text"), "the energy chart"),
-          "no energy chart")
+    # Handlers and power (a single daemon's: a fleet has no energy ledger).
+    if not args.postgres:
+        driver.find_element(By.ID, "tab-handlers").click()
+        check(wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, "#power-radio rect.bar, #power-radio text"), "the energy chart"),
+              "no energy chart")
 
     # A phone's width: nothing wider than the screen.
     driver.set_window_size(390, 844)

@@ -50,12 +50,29 @@ import WaymarkTestSupport
         }
     }
 
-    @Test func theAPINodeServesTheFleetsDevicesRegionsHistoryAndStream() async throws {
+    /// Runs `body` with a fleet of one ingest node, one worker (two partitions) and an api
+    /// node, then stops them all; every node must exit 0.
+    static func withAPINode(_ body: (FleetTests.Rig, APINode) async throws -> Void) async throws {
         let rig = try await FleetTests.Rig.start(workers: 1, partitions: 2)
         var api: APINode?
         do {
             let node = try await APINode.start(rig)
             api = node
+            try await body(rig, node)
+        } catch {
+            api?.process.send(SIGTERM)
+            try? await rig.stop()
+            throw error
+        }
+        if let api {
+            api.process.send(SIGTERM)
+            #expect(try await api.process.wait(timeout: 30) == 0, "the api node did not stop cleanly: \(api.process.stderr.suffix(1500))")
+        }
+        try await rig.stop()
+    }
+
+    @Test func theAPINodeServesTheFleetsDevicesRegionsHistoryAndStream() async throws {
+        try await Self.withAPINode { rig, node in
             // The stream, followed from before the phones send anything.
             let stream = try BackgroundProcess(
                 URL(fileURLWithPath: "/usr/bin/curl"),
@@ -130,15 +147,6 @@ import WaymarkTestSupport
             #expect(lines.contains { $0.contains(#""kind":"fix""#) && $0.contains(#""device":"walker""#) }, "\(stream.stdout.prefix(500))")
             #expect(lines.contains { $0.contains(#""kind":"region""#) }, "\(stream.stdout.prefix(500))")
             stream.send(SIGTERM)
-        } catch {
-            api?.process.send(SIGTERM)
-            try? await rig.stop()
-            throw error
         }
-        if let api {
-            api.process.send(SIGTERM)
-            #expect(try await api.process.wait(timeout: 30) == 0, "the api node did not stop cleanly: \(api.process.stderr.suffix(1500))")
-        }
-        try await rig.stop()
     }
 }

@@ -37,8 +37,8 @@ import WaymarkTestSupport
             return (status, lines.joined(separator: "\n"))
         }
 
-        func json(_ path: String) async throws -> [String: Any] {
-            let (status, body) = try await request(path)
+        func json(_ path: String, _ arguments: [String] = []) async throws -> [String: Any] {
+            let (status, body) = try await request(path, arguments)
             try #require(status == 200, "\(path): \(status) \(body)")
             return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(path): \(body)")
         }
@@ -137,6 +137,18 @@ import WaymarkTestSupport
             // Export through the daemon's export code.
             let gpx = try await node.request("/v1/export?format=gpx&device=walker")
             #expect(gpx.status == 200 && gpx.body.components(separatedBy: "<trkpt ").count - 1 == fed.fixes / 3, "\(gpx.body.prefix(300))")
+
+            // Outputs: defined in PostgreSQL, where output nodes take them from; tested from the api node.
+            let hub = try await node.request("/v1/outputs", ["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"name":"hub","url":"http://127.0.0.1:9/w"}"#])
+            #expect(hub.status == 201 && hub.body.contains(#""secret""#), "\(hub)")
+            #expect(try await rig.sql("SELECT name, kind, url FROM outputs") == ["hub|webhook|http://127.0.0.1:9/w"])
+            let outputs = try await node.json("/v1/outputs")["outputs"] as? [[String: Any]] ?? []
+            #expect(outputs.compactMap { $0["name"] as? String } == ["hub"], "\(outputs)")
+            let test = try await node.json("/v1/outputs/hub/test", ["-X", "POST"])
+            #expect(test["delivered"] as? Bool == false, "nothing listens on port 9: \(test)")
+            #expect(try await node.errorCode("/v1/outputs/hub/retry", ["-X", "POST"]) == (501, "not-in-fleet"))
+            #expect(try await node.request("/v1/outputs/hub", ["-X", "DELETE"]).status == 204)
+            #expect(try await rig.sql("SELECT count(*) FROM outputs") == ["0"])
 
             // What stays single-daemon-only says so.
             #expect(try await node.errorCode("/v1/power") == (501, "not-in-fleet"))

@@ -14,7 +14,7 @@ real daemon replaying a track, and checks what issue 20 asks of it:
 Against a fleet's api node (`--postgres URL`, docs/fleet.md "API and web page") the expected
 counts and regions come from PostgreSQL instead of `waymark history` and `waymark regions list`,
 and what the fleet does not have is not asked of the page: "why?" (fleet events carry no
-integer id to explain) and the energy chart (no energy ledger).
+integer id to explain) and the energy chart (no energy ledger: the handlers tab says so instead).
 
 Exits 0 when all hold, 1 with the failures listed. WebPageBrowserTests and
 FleetWebPageBrowserTests (Swift) run it.
@@ -184,9 +184,12 @@ def run(driver, args):
     listed = listed_regions(args)
     check(gone is not None and args.import_id not in listed, f"{args.import_id} removed through the page is still in the regions:\n{listed}")
 
-    # Handlers and power (a single daemon's: a fleet has no energy ledger).
-    if not args.postgres:
-        driver.find_element(By.ID, "tab-handlers").click()
+    # Handlers and power; a fleet has neither, and the tab says so without asking the API.
+    driver.find_element(By.ID, "tab-handlers").click()
+    if args.postgres:
+        check(wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, "#handler-rows tr[data-fleet=yes]"), "the fleet's note"),
+              "the handlers tab does not say a fleet has no handlers")
+    else:
         check(wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, "#power-radio rect.bar, #power-radio text"), "the energy chart"),
               "no energy chart")
 

@@ -75,7 +75,9 @@ async function main() {
     stats: $("history-stats"), profile: $("profile"), profileChart: $("profile-chart"), downloads: $("downloads"),
     events: $("history-events"),
   });
-  const handlers = new HandlersView({ rows: $("handler-rows"), byRadio: $("power-radio"), byHandler: $("power-handler") });
+  const handlers = new HandlersView({
+    rows: $("handler-rows"), byRadio: $("power-radio"), byHandler: $("power-handler"), fleet: status.source.kind === "fleet",
+  });
 
   // Devices: the receiver (`local`) and the network devices, each with its latest fix.
   const devices = await api.get("/v1/devices");

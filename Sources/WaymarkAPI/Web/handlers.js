@@ -6,13 +6,22 @@ import { bars } from "./charts.js";
 import { duration, element, joules } from "./format.js";
 
 export class HandlersView {
-  constructor({ rows, byRadio, byHandler }) {
+  /** `fleet`: a fleet's api node, which has neither handlers nor an energy ledger (docs/fleet.md). */
+  constructor({ rows, byRadio, byHandler, fleet = false }) {
+    this.fleet = fleet;
     this.rows = rows;
     this.byRadio = byRadio;
     this.byHandler = byHandler;
   }
 
   async refresh() {
+    if (this.fleet) {
+      const note = "A fleet runs no handlers and keeps no energy ledger: its events reach their users through outputs.";
+      this.rows.replaceChildren(element("tr", { "data-fleet": "yes" }, element("td", { colspan: 5, class: "muted", text: note })));
+      bars(this.byRadio, []);
+      bars(this.byHandler, []);
+      return;
+    }
     const [handlers, radio, handler] = await Promise.all([
       api.get("/v1/handlers"), api.get("/v1/power?by=radio"), api.get("/v1/power?by=handler"),
     ]);

@@ -9,6 +9,9 @@ import Yams
 /// regions:
 ///   crossing_gap: 120      # seconds ≥ 0 (default 300)
 ///   activity: automotive   # the region gate's speed bound (default other)
+/// silence:
+///   threshold: 600         # seconds > 0 between fixes beyond which there was a silence (default 300)
+///   radius: 50             # metres > 0 within which a fix after a silence is a stay (default 100)
 /// ```
 extension ConfigurationReader {
     /// Reads `key` of `section` into `settings` if it is a pipeline key; false if it is not one.
@@ -18,6 +21,8 @@ extension ConfigurationReader {
         switch (section, key.string) {
         case ("regions", "crossing_gap"): settings.crossingGap = try number(value, key: "regions.crossing_gap", in: 0...)
         case ("regions", "activity"): settings.regionActivity = try activity(value, key: "regions.activity")
+        case ("silence", "threshold"): settings.silence.threshold = try positive(value, key: "silence.threshold")
+        case ("silence", "radius"): settings.silence.radius = try positive(value, key: "silence.radius")
         default: return false
         }
         return true
@@ -26,7 +31,7 @@ extension ConfigurationReader {
 
 extension PipelineSettings {
     /// The pipeline keys of each section.
-    public static let configurationKeys = ["regions": ["crossing_gap", "activity"]]
+    public static let configurationKeys = ["regions": ["crossing_gap", "activity"], "silence": ["threshold", "radius"]]
     /// The daemon's own keys in the same sections, which `load` passes over.
     static let daemonKeys = ["regions": ["paths", "id_property"]]
 

@@ -37,7 +37,7 @@ extension DevicePipeline {
     public mutating func replaceSubscribers(_ fresh: [Subscriber]) {
         subscribers = fresh.map { subscriber in
             subscribers.first { $0.subscriber == subscriber }
-                ?? RunningSubscriber(subscriber, beaconRegions: beaconMonitor.regions, resume: resume)
+                ?? RunningSubscriber(subscriber, beaconRegions: beaconMonitor.regions, resume: resume, silence: options.silence)
         }
     }
 

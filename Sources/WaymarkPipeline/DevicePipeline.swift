@@ -30,10 +30,13 @@ public struct DevicePipeline: Sendable {
         /// Seconds of beacon time between saves of inside beacon regions' last sightings, so a
         /// restart neither loses an exit nor invents one.
         public var sightingSaveInterval: Double
+        /// What a silence between fixes means to every subscriber's services (docs/semantics.md §2.6).
+        public var silence: SilenceRule
 
-        public init(regionActivity: ActivityType = .other, sightingSaveInterval: Double = 10) {
+        public init(regionActivity: ActivityType = .other, sightingSaveInterval: Double = 10, silence: SilenceRule = .standard) {
             self.regionActivity = regionActivity
             self.sightingSaveInterval = sightingSaveInterval
+            self.silence = silence
         }
     }
 
@@ -116,7 +119,7 @@ public struct DevicePipeline: Sendable {
         self.regionGate = ValidationGate(activityType: options.regionActivity)
         self.subscribers = []
         self.resume = savedMarks
-        self.subscribers = subscribers.map { RunningSubscriber($0, beaconRegions: beaconMonitor.regions, resume: savedMarks) }
+        self.subscribers = subscribers.map { RunningSubscriber($0, beaconRegions: beaconMonitor.regions, resume: savedMarks, silence: options.silence) }
         self.place = derivedPlace()
     }
 

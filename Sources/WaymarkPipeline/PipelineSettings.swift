@@ -11,20 +11,15 @@ import WaymarkServices
 public struct PipelineSettings: Sendable, Equatable {
     /// The region engine's rules (`regions.crossing_gap`; docs/semantics.md §3.3).
     public var regions: RegionMonitor.Configuration
-    /// Rules shared by every subscriber: the region gate's activity (`regions.activity`) and the
-    /// beacon sightings' save interval.
+    /// Rules shared by every subscriber: the region gate's activity (`regions.activity`), the
+    /// silence rule (`silence.*`) and the beacon sightings' save interval.
     public var options: DevicePipeline.Options
-    /// What a silence between fixes means (docs/semantics.md §2.6): where `waymark export`
-    /// splits a track into segments. Its threshold is the default of `regions.crossing_gap`.
-    public var silence: SilenceRule
 
     public init(
-        regions: RegionMonitor.Configuration = RegionMonitor.Configuration(), options: DevicePipeline.Options = DevicePipeline.Options(),
-        silence: SilenceRule = .standard
+        regions: RegionMonitor.Configuration = RegionMonitor.Configuration(), options: DevicePipeline.Options = DevicePipeline.Options()
     ) {
         self.regions = regions
         self.options = options
-        self.silence = silence
     }
 
     /// The built-in rules: what every caller ran before it was told otherwise.
@@ -35,6 +30,15 @@ public struct PipelineSettings: Sendable, Equatable {
     public var crossingGap: Double {
         get { regions.maximumCrossingGap }
         set { regions.maximumCrossingGap = newValue }
+    }
+
+    /// `silence.threshold`, `silence.radius` / `--silence-threshold`, `--silence-radius`: what a
+    /// silence between fixes means (docs/semantics.md §2.6) to pauses and visits, and where
+    /// `waymark export` splits a track into segments. (`regions.crossing_gap` is set apart: the
+    /// region engine's own limit, 300 s like the threshold by default.)
+    public var silence: SilenceRule {
+        get { options.silence }
+        set { options.silence = newValue }
     }
 
     /// `regions.activity` / `--region-activity`: the speed bound of the gate in front of the

@@ -16,9 +16,10 @@ struct RunningSubscriber: Sendable {
 
     /// - Parameter resume: what an earlier run saved for this subscriber, and the device's stored
     ///   fixes since the earliest moment any subscriber's marks need (each service takes its own).
-    init(_ subscriber: Subscriber, beaconRegions: [Region], resume: SavedServiceMarks? = nil) {
+    /// - Parameter silence: what a silence between fixes means to the services.
+    init(_ subscriber: Subscriber, beaconRegions: [Region], resume: SavedServiceMarks? = nil, silence: SilenceRule = .standard) {
         self.subscriber = subscriber
-        services = subscriber.services.map(SubscriptionPipeline.init)
+        services = subscriber.services.map { SubscriptionPipeline($0, silence: silence) }
         ranger = Self.ranger(for: subscriber.ranging, beaconRegions: beaconRegions)
         if let resume, let saved = resume.marks[subscriber.id], services != nil {
             let from = saved.replayFrom

@@ -74,8 +74,12 @@ public struct StandardUpdates: LocationService, Sendable {
     private var lastBatched: Coordinate?
     private var batchNumber = 0
 
-    public init(configuration: Configuration = Configuration()) {
+    /// What a silence between fixes means for a pause (docs/semantics.md §2.6).
+    public let silence: SilenceRule
+
+    public init(configuration: Configuration = Configuration(), silence: SilenceRule = .standard) {
         self.configuration = configuration
+        self.silence = silence
     }
 
     /// Whether updates are paused (stationary, waiting for movement).
@@ -87,7 +91,7 @@ public struct StandardUpdates: LocationService, Sendable {
             return releaseIfIntervalElapsed(at: time)
         }
         var out: [LocationRecord] = []
-        let silence = lastSeen.map { SilenceRule.standard.judge(from: $0, to: fix) } ?? .continuous
+        let silence = lastSeen.map { self.silence.judge(from: $0, to: fix) } ?? .continuous
         lastSeen = fix
 
         if let point = pausePoint {

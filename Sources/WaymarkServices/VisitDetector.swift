@@ -37,12 +37,15 @@ public struct VisitDetector: LocationService, Sendable {
     public var radius: Double
     /// Seconds the device must stay before an arrival is reported; default 300.
     public var minimumDuration: Double
+    /// Seconds between fixes beyond which there was a silence (`SilenceRule.threshold`); default 300.
+    public var silenceThreshold: Double
 
     private var stay: Stay?
 
-    public init(radius: Double = 100, minimumDuration: Double = 300) {
+    public init(radius: Double = 100, minimumDuration: Double = 300, silenceThreshold: Double = SilenceRule.standard.threshold) {
         self.radius = radius
         self.minimumDuration = minimumDuration
+        self.silenceThreshold = silenceThreshold
     }
 
     public mutating func process(_ fix: Fix) -> [LocationRecord] {
@@ -51,7 +54,7 @@ public struct VisitDetector: LocationService, Sendable {
             stay = Stay(first: time, coordinate: fix.coordinate)
             return []
         }
-        switch SilenceRule(radius: radius).judge(from: Fix(time: current.last, coordinate: current.lastCoordinate), to: fix) {
+        switch SilenceRule(threshold: silenceThreshold, radius: radius).judge(from: Fix(time: current.last, coordinate: current.lastCoordinate), to: fix) {
         case .stay:
             current.add(time, fix.coordinate, startingLeg: true)
         case .continuous where Geodesic.distance(current.legCentre, fix.coordinate) <= radius
@@ -88,7 +91,7 @@ public struct VisitDetector: LocationService, Sendable {
         guard let saved = marks[.stay] else { return }
         let since = fixes.drop { ($0.time ?? saved.time) < saved.time }
         guard let first = since.first, first.time == saved.time, first.coordinate == saved.coordinate else { return }
-        var rebuilt = VisitDetector(radius: radius, minimumDuration: minimumDuration)
+        var rebuilt = VisitDetector(radius: radius, minimumDuration: minimumDuration, silenceThreshold: silenceThreshold)
         for fix in since { _ = rebuilt.process(fix) }
         stay = rebuilt.stay
     }

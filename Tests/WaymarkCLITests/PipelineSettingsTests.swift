@@ -3,8 +3,8 @@ import Testing
 import WaymarkTestSupport
 
 /// One `PipelineSettings` for every entry point (docs/configuration.md, "Pipeline settings"):
-/// `replay`, `export`, `bench export` and `serve` read `regions.crossing_gap` and
-/// `regions.activity` from the same keys of a configuration file and from the same flags, and
+/// `replay`, `export`, `bench export` and `serve` read `regions.crossing_gap`,
+/// `regions.activity` and `silence.*` from the same keys of a configuration file and from the same flags, and
 /// each changes what they report. (The fleet's workers: `WorkerPipelineSettingsTests`.)
 @Suite struct PipelineSettingsTests {
     /// The crossing gap lifted: the Jura is "crossed" between two trips months apart (`CrossingGapTests`).
@@ -66,6 +66,20 @@ import WaymarkTestSupport
         let (drive, bridge) = try Self.drive(in: directory)
         #expect(try await waypoints([drive, "--regions", bridge], named: "Enter bridge") == 1)
         #expect(try await waypoints([drive, "--regions", bridge, "--region-activity", "fitness"], named: "Enter bridge") == 0)
+    }
+
+    /// The silence rule (`silence.threshold`): export splits the first trip, whose fixes are two
+    /// minutes apart at one point, where a 60 s threshold sees a silence ended 1.2 km away.
+    @Test func exportSplitsSegmentsByTheSilenceRuleOfTheSettings() async throws {
+        let directory = try TemporaryDirectory()
+        let (logger, _) = try CrossingGapTests.files(in: directory)
+        let impatient = try directory.write("impatient.yaml", "silence:\n  threshold: 60\n")
+        func segments(_ extra: [String]) async throws -> Int {
+            try await succeeded(["export", logger, "--format", "gpx", "-o", "-"] + extra).stdout.components(separatedBy: "<trkseg>").count - 1
+        }
+        #expect(try await segments([]) == 2)
+        #expect(try await segments(["--config", impatient]) == 3)
+        #expect(try await segments(["--silence-threshold", "60"]) == 3)
     }
 
     @Test func benchExportRunsTheSameSettings() async throws {

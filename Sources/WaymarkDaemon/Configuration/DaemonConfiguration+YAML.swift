@@ -62,6 +62,12 @@ extension DaemonConfiguration {
                         throw reader.unknown(key, in: "regions", known: ["paths", "id_property"] + PipelineSettings.configurationKeys["regions", default: []])
                     }
                 }
+            case "silence":
+                for (key, value) in try reader.mapping(section, key: "silence") {
+                    guard try reader.pipelineSetting(key, value, in: "silence", into: &configuration.pipeline) else {
+                        throw reader.unknown(key, in: "silence", known: PipelineSettings.configurationKeys["silence", default: []])
+                    }
+                }
             case "handlers":
                 for (key, value) in try reader.mapping(section, key: "handlers") {
                     switch key.string {
@@ -143,7 +149,7 @@ extension DaemonConfiguration {
                 }
             default:
                 throw reader.unknown(name, in: nil, known: [
-                        "store", "gpsd", "api", "regions", "handlers", "bluetooth", "devices", "mqtt", "outputs", "subscriptions", "power",
+                        "store", "gpsd", "api", "regions", "silence", "handlers", "bluetooth", "devices", "mqtt", "outputs", "subscriptions", "power",
                         "web", "log",
                     ])
             }

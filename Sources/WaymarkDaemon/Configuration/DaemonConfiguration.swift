@@ -38,7 +38,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var regionPaths: [String] = []
     /// `regions.id_property`: the feature property naming a region.
     public var idProperty: String?
-    /// `regions.crossing_gap`, `regions.activity`: what shapes every device's pipeline, as
+    /// `regions.crossing_gap`, `regions.activity`, `silence.*`: what shapes every device's pipeline, as
     /// `replay`, `export`, `bench` and the fleet read it (docs/configuration.md, "Pipeline settings").
     public var pipeline = PipelineSettings.standard
 

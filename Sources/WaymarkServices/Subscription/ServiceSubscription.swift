@@ -43,15 +43,16 @@ public struct ServiceSubscription: Sendable, Hashable {
     }
 
     /// Fresh services, in the order their records are emitted for one fix: standard updates,
-    /// significant change, visits.
-    public func makeServices() -> [any LocationService] {
+    /// significant change, visits; pauses and visits judge silences by `silence` (its threshold;
+    /// a visit's own radius).
+    public func makeServices(silence: SilenceRule = .standard) -> [any LocationService] {
         var services: [any LocationService] = []
-        if let standard { services.append(StandardUpdates(configuration: standard)) }
+        if let standard { services.append(StandardUpdates(configuration: standard, silence: silence)) }
         if let significantChange {
             services.append(SignificantChangeFilter(
                 minimumDistance: significantChange.minimumDistance, minimumInterval: significantChange.minimumInterval))
         }
-        if let visits { services.append(VisitDetector(radius: visits.radius, minimumDuration: visits.minimumDuration)) }
+        if let visits { services.append(VisitDetector(radius: visits.radius, minimumDuration: visits.minimumDuration, silenceThreshold: silence.threshold)) }
         return services
     }
 }

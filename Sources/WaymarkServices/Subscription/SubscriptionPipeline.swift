@@ -16,10 +16,11 @@ public struct SubscriptionPipeline: Sendable {
         case accepted([LocationRecord])
     }
 
-    public init(_ subscription: ServiceSubscription) {
+    /// - Parameter silence: what a silence between fixes means to the services (docs/semantics.md §2.6).
+    public init(_ subscription: ServiceSubscription, silence: SilenceRule = .standard) {
         self.subscription = subscription
         self.gate = subscription.makeGate()
-        self.services = subscription.makeServices()
+        self.services = subscription.makeServices(silence: silence)
     }
 
     /// Fixes admitted by the gate so far.

@@ -17,9 +17,22 @@ struct PipelineFlags: ParsableArguments {
         help: "fitness, automotive, other or airborne: the speed bound of the gate before the region engine (regions.activity; default other).")
     var regionActivity: String?
 
+    @Option(
+        name: .customLong("silence-threshold"),
+        help: "Seconds between fixes beyond which there was a silence, for pauses, visits and export's segments (silence.threshold; default 300; docs/semantics.md §2.6).")
+    var silenceThreshold: Double?
+
+    @Option(
+        name: .customLong("silence-radius"),
+        help: "Metres within which a fix after a silence is a stay, not a gap (silence.radius; default 100).")
+    var silenceRadius: Double?
+
     func validate() throws {
         if let crossingGap, !(crossingGap.isFinite && crossingGap >= 0) {
             throw ValidationError("--crossing-gap must be a number of seconds, 0 or more, got \(crossingGap)")
+        }
+        for (name, value) in [("--silence-threshold", silenceThreshold), ("--silence-radius", silenceRadius)] {
+            if let value, !(value.isFinite && value > 0) { throw ValidationError("\(name) must be a positive number, got \(value)") }
         }
         if let regionActivity, ActivityType(rawValue: regionActivity) == nil {
             throw ValidationError("--region-activity must be fitness, automotive, other or airborne, got '\(regionActivity)'")
@@ -31,6 +44,8 @@ struct PipelineFlags: ParsableArguments {
         var settings = settings
         if let crossingGap { settings.crossingGap = crossingGap }
         if let activity = regionActivity.flatMap(ActivityType.init(rawValue:)) { settings.regionActivity = activity }
+        if let silenceThreshold { settings.silence.threshold = silenceThreshold }
+        if let silenceRadius { settings.silence.radius = silenceRadius }
         return settings
     }
 }

@@ -9,10 +9,26 @@ import WaymarkTestSupport
 @Suite struct HandlerDeviceQueriesTests {
     typealias Rig = NetworkDevicesTests.Rig
 
-    /// Connects as `all-log` (registered by the rig, not launched yet: it becomes active).
+    /// Connects as `name` (registered, not launched: it becomes active) once the daemon serves
+    /// handlers: its socket is bound early in start-up, and a connection before the handler
+    /// service runs is closed unanswered.
+    static func connect(_ daemon: BackgroundProcess, in directory: TemporaryDirectory, as name: String = "all-log") async throws -> WaymarkHandlerClient {
+        let socket = directory.path("handlers") + "/daemon-\(daemon.pid)/handlers.sock"
+        var client: WaymarkHandlerClient?
+        var failure: (any Error)?
+        _ = try await BackgroundProcess.waitUntil(timeout: 30) {
+            do {
+                client = try await WaymarkHandlerClient.connect(socketPath: socket, name: name, token: nil)
+            } catch {
+                failure = error
+            }
+            return client != nil
+        }
+        return try #require(client, "\(String(describing: failure)): \(daemon.stderr.suffix(2000))")
+    }
+
     static func connect(_ rig: Rig) async throws -> WaymarkHandlerClient {
-        let socket = rig.directory.path("handlers") + "/daemon-\(rig.daemon.pid)/handlers.sock"
-        return try await WaymarkHandlerClient.connect(socketPath: socket, name: "all-log", token: nil)
+        try await connect(rig.daemon, in: rig.directory)
     }
 
     /// OwnTracks locations from `device`, `latitudes` 30 s apart, ending ten minutes ago.
@@ -58,13 +74,15 @@ import WaymarkTestSupport
         try await rig.daemon.whileRunning {
             try await Self.send(rig, as: rig.phoneSecret, latitudes: [47.002, 47.0, 47.0])
         }
+        // all-log has the phone's events queued, so the new daemon launches it at once: ask as a
+        // handler that nothing launches (the tracker's only, and the tracker sends nothing).
+        let added = try await runWaymark(
+            ["handlers", "add", "asker", "--exec", HandlerScenario.handlerPath, "--regions", "plaza", "--device", "tracker", "--db", rig.db])
+        try #require(added.status == 0, "\(added.stderr)")
         let socket = rig.directory.path("api.sock")
         let daemon = try BackgroundProcess.waymark(["serve", "--gpsd", "127.0.0.1:9", "--db", rig.db, "--socket", socket])
         try await daemon.whileRunning {
-            let handlerSocket = rig.directory.path("handlers") + "/daemon-\(daemon.pid)/handlers.sock"
-            let up = try await BackgroundProcess.waitUntil(timeout: 30) { unixSocketAccepts(path: handlerSocket) }
-            try #require(up, "\(daemon.stderr.suffix(2000))")
-            let client = try await WaymarkHandlerClient.connect(socketPath: handlerSocket, name: "all-log", token: nil)
+            let client = try await Self.connect(daemon, in: rig.directory, as: "asker")
             let phone = try #require(try await client.lastLocation(device: "phone"), "\(daemon.stderr.suffix(2000))")
             #expect(phone.contains(#""device":"phone""#) && phone.contains(#""latitude":47,"#), "\(phone)")
             #expect(try await client.regionState("plaza", device: "phone").state == "inside")
@@ -95,6 +113,9 @@ import WaymarkTestSupport
         let rig = try await Rig.start()
         try await rig.daemon.whileRunning {
             let socket = rig.directory.path("handlers") + "/daemon-\(rig.daemon.pid)/handlers.sock"
+            // Connected as another handler, the daemon is serving handlers by now.
+            let serving = try await Self.connect(rig.daemon, in: rig.directory, as: "phone-log")
+            defer { _ = serving }
             // Python, as handlers without the Swift client speak it: three lines out, three replies back.
             let script = """
                 import socket, sys

@@ -77,11 +77,12 @@ let package = Package(
             dependencies: ["WaymarkCore", "WaymarkServices", "WaymarkPipeline", .product(name: "Yams", package: "Yams")]),
         // GeoJSON region files: decoding (pure) and loading files and folders.
         .target(name: "WaymarkGeoJSON", dependencies: ["WaymarkCore", "WaymarkRegions"]),
-        // Sources: GPX files and gpsd (fixes); beacon replay files and the HCI socket (advertisements).
+        // Sources: GPX files and gpsd (fixes); beacon replay files and the HCI socket (advertisements);
+        // OwnTracks and OsmAnd messages, and what each gives a device's pipeline (`SourceEvent`).
         .target(
             name: "WaymarkSources",
             dependencies: [
-                "WaymarkCore", "CGPS", "CMosquitto", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkRegions",
+                "WaymarkCore", "CGPS", "CMosquitto", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkRegions", "WaymarkPipeline",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // SpatiaLite store: regions (and, later, history).
@@ -201,7 +202,7 @@ let package = Package(
             name: "WaymarkFleet",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkPipeline", "WaymarkDevices", "WaymarkSources",
-                "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDelivery", "WaymarkDaemon", "WaymarkConfiguration",
+                "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkBeacons",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -78,6 +78,8 @@ public struct DevicePipeline: Sendable {
     public internal(set) var place: String?
     /// The regions were replaced: the next admitted fix derives the place afresh.
     var placeStale = false
+    /// Whether the device has a fix, for `fixLost` / `fixRegained` (`record(fix:arrival:)`).
+    var fixPresence = PresenceWatch()
 
     /// - Parameters:
     ///   - regions: geographic and beacon regions; each kind goes to its monitor.

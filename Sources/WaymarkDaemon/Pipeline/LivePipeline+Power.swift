@@ -102,22 +102,22 @@ extension LivePipeline {
     /// with the network's for the next flush, which adds them (the store sums equal buckets).
     func flushEnergy() async {
         var next = energy
-        unstoredNetworkEnergy += network?.take() ?? []
+        unstoredEnergy += network?.take() ?? []
         let buckets: [EnergyBucket]
         do {
-            buckets = try next.take(at: clock.now) + unstoredNetworkEnergy
+            buckets = try next.take(at: clock.now) + unstoredEnergy
         } catch {
             logger.error("Cannot store the energy ledger", metadata: ["error": "\(error)"])
             count("storeErrors")
             return
         }
         energy = next
-        unstoredNetworkEnergy = []
+        unstoredEnergy = []
         do {
             try await store.offPool { try $0.addEnergy(buckets) }
             publishStatus()
         } catch {
-            unstoredNetworkEnergy = buckets + unstoredNetworkEnergy
+            unstoredEnergy = buckets + unstoredEnergy
             logger.error("Cannot store the energy ledger", metadata: ["error": "\(error)"])
             count("storeErrors")
         }

@@ -33,8 +33,6 @@ public actor LivePipeline {
     var source: SourceStatus
     /// The pipeline settings, kept for the monitors built when regions change.
     nonisolated let settings: PipelineSettings
-    /// Whether the receiver has a fix, for `fixLost` / `fixRegained` (docs/semantics.md §1.7).
-    var fixWatch = PresenceWatch()
     /// Status, counters and the last fix, readable without waiting for this actor.
     nonisolated let board: LiveStatusBoard
     /// Handlers' subscriptions, and who launches them for their events.
@@ -49,8 +47,9 @@ public actor LivePipeline {
     var energy: LiveEnergy
     /// The network radio's traffic, reported by outputs and the listener; taken with `energy`.
     let network: NetworkMeter?
-    /// Network buckets taken but not yet stored (a store failure keeps them for the next flush).
-    var unstoredNetworkEnergy: [EnergyBucket] = []
+    /// Energy buckets taken (the ledger's and the network meter's) but not yet stored: a store
+    /// failure keeps them for the next flush.
+    var unstoredEnergy: [EnergyBucket] = []
     /// Power-aware sampling: whether, and until when, the GNSS sleeps.
     var sampler: GNSSSampler
     var sleeper: Task<Void, Never>?
@@ -139,60 +138,47 @@ public actor LivePipeline {
             source.connected = false
             source.lastError = reason
             accountWatching()
-            run(.gap(time: clock.now, reason: "source disconnected: \(reason)"), into: &batch)
+            apply(device.record(.gap(time: clock.now, reason: "source disconnected: \(reason)")), into: &batch)
         case .gap(let time, let reason):
             account { try $0.noFix(at: $1) }
-            run(.gap(time: time ?? clock.now, reason: reason), into: &batch)
-            if fixWatch.see(false) == false { add([.accessory(AccessoryEvent(time: time ?? clock.now, change: .fixLost))], to: &batch) }
-        case .fix(let received):
+            apply(device.record(gap: time ?? clock.now, reason: reason), into: &batch)
+        case .fix(let fix):
             account { try $0.fix(at: $1) }
-            var fix = received
-            // A receiver without a clock (GGA-only NMEA) gives fixes without time: stamp them on arrival.
-            if fix.time == nil { fix.time = clock.now }
-            // History is the raw record (gpsd's repeated and out-of-order times included), but a
-            // position that is not on Earth cannot be stored: kept out, and counted.
-            guard fix.coordinate.isValid else { return batch.drop(.invalidCoordinate) }
-            // A device's fix over the network is judged against the moment it arrived (the gates'
-            // future rule), and one from the future is not recorded: stored, it would be the
-            // device's latest fix for ever (`run`). Not gpsd's: the local receiver's time is the
-            // better clock (a board without a real-time clock starts in the past until NTP has
-            // synchronised it), and a replayed recording has no such moment.
-            let receivedAt = source.kind == .network ? clock.now : nil
+            // The rules around a live fix (stamping, invalid positions, the future, fix lost and
+            // regained) are the pipeline's, the same in a fleet (`DevicePipeline.record`). Only a
+            // device's fix over the network is judged against the moment it arrived.
+            let recorded = device.record(fix: fix, arrival: Arrival(time: clock.now, judgesFuture: source.kind == .network))
+            apply(recorded, into: &batch)
             // Power-aware sampling decides on fixes the region engine saw (not a repeated one).
-            if run(.fix(fix), receivedAt: receivedAt, into: &batch).regionDrop == nil { considerSleeping(after: fix) }
-            if fixWatch.see(true) == true { add([.accessory(AccessoryEvent(time: fix.time!, change: .fixRegained))], to: &batch) }
+            if let fix = recorded.fix, recorded.drop == nil { considerSleeping(after: fix) }
         case .advertisement(let advertisement):
             batch.count(DaemonStatus.Counter.advertisementsReceived)
             beaconSource?.advertisements += 1
-            run(.advertisement(advertisement), into: &batch)
+            apply(device.record(.advertisement(advertisement)), into: &batch)
         case .tick(let time):
-            run(.tick(time), into: &batch)
+            apply(device.record(.tick(time)), into: &batch)
         case .reported(let event):
             if event.kind == .reportedRegion, let region = event.region, let transition = event.transition,
                 device.disagrees(withReported: transition, of: region)
             {
                 batch.count(DaemonStatus.Counter.reportedRegionDisagreements)
             }
-            batch.add(event)
+            batch.add(StoredEvent(event))
         case .accessory(let change, let device):
             logger.notice("Accessory \(change.rawValue)", metadata: ["device": "\(device ?? "-")"])
             add([.accessory(AccessoryEvent(time: clock.now, change: change, device: device))], to: &batch)
         }
     }
 
-    /// One input through the device pipeline; what it produced goes into `batch`.
-    @discardableResult
-    private func run(_ input: PipelineInput, receivedAt: Timestamp? = nil, into batch: inout WriteBatch) -> DevicePipeline.Step {
-        let step = device.handle(input, receivedAt: receivedAt)
-        if let reason = step.regionDrop { batch.drop(reason) }
-        // The fix first, then what it caused (history and the live stream keep that order).
-        // History is the raw record, except for a fix from the future (see `handle`).
-        if case .fix(let fix) = input, step.regionDrop != .fromFuture { record(fix, into: &batch) }
+    /// What one input produced, into `batch`: the fix first, then what it caused (history and
+    /// the live stream keep that order), then the states and marks a restart resumes from.
+    private func apply(_ step: RecordedStep, into batch: inout WriteBatch) {
+        if let reason = step.drop { batch.drop(reason) }
+        if let fix = step.fix { record(fix, into: &batch) }
         add(step.events, to: &batch)
         if let established = step.regionsEstablished { batch.save(established) }
-        if !step.states.isEmpty { batch.save(step.states, at: input.time ?? clock.now) }
+        if !step.states.isEmpty { batch.save(step.states, at: step.time ?? clock.now) }
         for (subscriber, marks) in step.marks.sorted(by: { $0.key < $1.key }) { batch.save(marks, of: subscriber) }
-        return step
     }
 
     /// The fix into the batch, unless the history would refuse it (a negative accuracy, say):
@@ -209,17 +195,15 @@ public actor LivePipeline {
     /// those handlers are given.
     private func add(_ events: [LocationEvent], to batch: inout WriteBatch) {
         for event in events {
-            switch event {
-            case .state(_, let inside):
-                logger.info("Region state established", metadata: ["inside": "\(inside)"])
+            if case .state(_, let inside) = event { logger.info("Region state established", metadata: ["inside": "\(inside)"]) }
+            switch event.recording {
             case .gap(let time, let reason):
                 batch.addGap(time: time, reason: reason, source: source.description)
-            case .region, .place, .beacon, .service(_, .subscription), .accessory:
-                if let stored = StoredEvent(event) {
-                    batch.add(stored)
-                    log(event, stored)
-                }
-            default:
+            case .event(let record):
+                let stored = StoredEvent(record)
+                batch.add(stored)
+                log(event, stored)
+            case .none:
                 break
             }
             if supervisor != nil {
@@ -299,15 +283,4 @@ public actor LivePipeline {
     }
 
     func count(_ name: String, by amount: Int = 1) { board.count(name, by: amount) }
-}
-
-extension PipelineInput {
-    /// The input's own time, when it has one.
-    var time: Timestamp? {
-        switch self {
-        case .fix(let fix): fix.time
-        case .gap(let time, _), .tick(let time): time
-        case .advertisement(let advertisement): advertisement.time
-        }
-    }
 }

@@ -1,3 +1,4 @@
+import WaymarkBeacons
 import WaymarkCore
 import WaymarkPipeline
 import WaymarkRegions
@@ -12,11 +13,13 @@ struct PartitionState: Sendable {
         var lastSequence: UInt64
     }
 
-    /// One fix, or one report of a device about itself, from the bus, with its stream sequence.
+    /// One fix, one report of a device about itself, or one beacon it saw, from the bus, with
+    /// its stream sequence.
     struct Input: Sendable {
         enum Payload: Sendable {
             case fix(FixPayload)
             case report(ReportPayload)
+            case sighting(device: String, BeaconAdvertisement)
         }
 
         var sequence: UInt64
@@ -38,6 +41,7 @@ struct PartitionState: Sendable {
             switch payload {
             case .fix(let fix): fix.device
             case .report(let report): report.device
+            case .sighting(let device, _): device
             }
         }
     }
@@ -72,11 +76,10 @@ struct PartitionState: Sendable {
         cursors.removeAll()
     }
 
-    /// Runs `inputs` through their devices' pipelines, in order. Inputs at or below a device's
-    /// last sequence were applied before (a redelivery): they do not run again, but their fixes
-    /// stay in the batch, so that history has every fix even if one ever came out of order
-    /// (storing is idempotent). A report is recorded as its event, as the single daemon records
-    /// it. Every device must have been admitted.
+    /// Runs `inputs` through their devices' pipelines, in order, with the single daemon's rules
+    /// for recording (`DevicePipeline.record`, `LocationEvent.recording`). Inputs at or below a
+    /// device's last sequence were applied before (a redelivery): they do not run again. A report
+    /// is recorded as its event, as the single daemon records it. Every device must have been admitted.
     mutating func apply(_ inputs: [Input]) -> FleetBatch {
         var batch = FleetBatch()
         for input in inputs {
@@ -96,39 +99,54 @@ struct PartitionState: Sendable {
                 cursors[device] = cursor
                 batch.lastSequence[device] = input.sequence
                 continue
+            case .sighting(_, let advertisement):
+                guard input.sequence > cursor.lastSequence else { continue }
+                let recorded = cursor.pipeline.record(.advertisement(advertisement))
+                cursor.lastSequence = input.sequence
+                cursors[device] = cursor
+                batch.add(recorded, device: device, sequence: input.sequence)
+                continue
             }
             let fix = payload.fix
             let time = Timestamp(nanosecondsSince1970: payload.t)
-            // A fix from the future (its time past the moment the bus took it, plus the gate's
-            // tolerance) is neither run nor stored, as the single daemon drops it: one fix dated
-            // 2200 would otherwise make every later fix of the device go backwards.
-            if let queuedAt = input.queuedAt, ValidationGate.isFromFuture(time, receivedAt: queuedAt) {
-                if input.sequence > cursor.lastSequence {
-                    _ = cursor.pipeline.handle(.fix(fix), receivedAt: queuedAt)  // counted by the gates
-                    cursor.lastSequence = input.sequence
-                    cursors[device] = cursor
-                    batch.lastSequence[device] = input.sequence
+            // JetStream's moment is the fix's arrival: the same rules as the single daemon's for
+            // a device over the network (`DevicePipeline.record`).
+            let arrival = Arrival(time: input.queuedAt ?? time, judgesFuture: input.queuedAt != nil)
+            guard input.sequence > cursor.lastSequence else {
+                // A redelivery: not run again, but its fix stays in the batch, so that history has
+                // every fix even if one ever came out of order (storing is idempotent).
+                if fix.coordinate.isValid && !(arrival.judgesFuture && ValidationGate.isFromFuture(time, receivedAt: arrival.time)) {
+                    batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: fix, time: time, queuedAt: input.queuedAt))
                 }
                 continue
             }
-            guard input.sequence > cursor.lastSequence else {
-                batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: fix, time: time, queuedAt: input.queuedAt))
-                continue
-            }
-            let step = cursor.pipeline.handle(.fix(fix))
+            let recorded = cursor.pipeline.record(fix: fix, arrival: arrival)
             cursor.lastSequence = input.sequence
             cursors[device] = cursor
-            batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: fix, time: time, queuedAt: input.queuedAt))
-            for (index, event) in step.events.enumerated() {
-                batch.events.append(
-                    FleetBatch.StoredEvent(
-                        id: "\(device)/\(input.sequence)/\(index)", device: device, time: event.time ?? time,
-                        kind: event.kind.rawValue, region: event.region, sequence: Int64(input.sequence), record: event.record))
+            if let kept = recorded.fix {
+                batch.fixes.append(
+                    FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: kept, time: kept.time ?? time, queuedAt: input.queuedAt))
             }
-            for state in step.states { batch.states[device, default: [:]][state.identifier] = state }
-            if let established = step.regionsEstablished { batch.established[device] = established }
-            batch.lastSequence[device] = input.sequence
+            batch.add(recorded, device: device, sequence: input.sequence)
         }
         return batch
+    }
+}
+
+extension FleetBatch {
+    /// What a device's step produced, as the recording policy keeps it (as in the single daemon),
+    /// with the states a restart resumes from. An event's id counts every event of the step, kept
+    /// or not, so ids stored before the policy moved into the pipeline stay what they were.
+    fileprivate mutating func add(_ recorded: RecordedStep, device: String, sequence: UInt64) {
+        for (index, event) in recorded.events.enumerated() {
+            guard case .event(let record) = event.recording else { continue }
+            events.append(
+                StoredEvent(
+                    id: "\(device)/\(sequence)/\(index)", device: device, time: record.time, kind: record.kind.rawValue,
+                    region: record.region, sequence: Int64(sequence), record: record.record))
+        }
+        for state in recorded.states { states[device, default: [:]][state.identifier] = state }
+        if let established = recorded.regionsEstablished { self.established[device] = established }
+        lastSequence[device] = sequence
     }
 }

@@ -127,6 +127,10 @@ import WaymarkTestSupport
         let result = try await runWaymark(["replay", logger, "--regions", places, "--fast", "--config", typo])
         #expect(result.status != 0)
         #expect(result.stderr.contains("typo.yaml:5:3: regions.crossing_gpa: unknown key"), "\(result.stderr)")
+        // A fleet worker reads the same keys from its --config, before it connects to anything.
+        let worker = try await runWaymark(["serve", "--fleet", "--role", "worker", "--config", typo])
+        #expect(worker.status != 0)
+        #expect(worker.stderr.contains("typo.yaml:5:3: regions.crossing_gpa: unknown key"), "\(worker.stderr)")
         let daemons = try directory.write(
             "daemon.yaml", "store:\n  database: elsewhere.sqlite\nsubscriptions:\n  ride: { visits: true }\nregions:\n  paths: [x.geojson]\n  crossing_gap: 100000000\n")
         let replayed = try await succeeded(["replay", logger, "--regions", places, "--fast", "--config", daemons])

@@ -34,12 +34,13 @@ public enum RegionBenchmark {
         public var bytesPerRegion: Double
     }
 
-    /// Builds an index over `regions` and runs a monitor over `fixes` in order, timing both.
-    public static func run(regions: [Region], fixes: [Fix]) -> Result {
+    /// Builds an index over `regions` and runs a monitor with `configuration` over `fixes` in
+    /// order, timing both.
+    public static func run(regions: [Region], fixes: [Fix], configuration: RegionMonitor.Configuration = RegionMonitor.Configuration()) -> Result {
         let clock = ContinuousClock()
         let buildStart = clock.now
         let index = RegionIndex(regions: regions)
-        var monitor = RegionMonitor(index: index, options: regions.map(\.options))
+        var monitor = RegionMonitor(index: index, options: regions.map(\.options), configuration: configuration)
         let buildTime = clock.now - buildStart
         var transitions = 0
         let start = clock.now

@@ -61,6 +61,9 @@ struct BenchCommand: ParsableCommand {
         @Option(name: .customLong("write-data"), help: "Also write the regions (DIR/regions.geojson) and fixes (DIR/fixes.csv, lat,lon) measured, for a baseline to read (Benchmarks/shapely_baseline.py).")
         var writeData: String?
 
+        @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+        var pipeline: PipelineSettingsOptions
+
         func validate() throws {
             if synthetic == nil && (regions == nil || (track == nil && randomFixes == nil)) {
                 throw ValidationError("give --regions FILE with --track FILE or --random-fixes N, or --synthetic city|country")
@@ -75,7 +78,8 @@ struct BenchCommand: ParsableCommand {
             let (regionSet, fixes) = try load()
             if let writeData { try write(regionSet, fixes, to: writeData) }
             var results: [RegionBenchmark.Result] = []
-            for _ in 0..<repetitions { results.append(RegionBenchmark.run(regions: regionSet, fixes: fixes)) }
+            let configuration = try pipeline.settings().regions
+            for _ in 0..<repetitions { results.append(RegionBenchmark.run(regions: regionSet, fixes: fixes, configuration: configuration)) }
             let median = results.sorted { $0.seconds < $1.seconds }[results.count / 2]
             var json = JSONObjectWriter()
             json.add("benchmark", "regions")

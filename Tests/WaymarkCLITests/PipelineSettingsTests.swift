@@ -68,7 +68,7 @@ import WaymarkTestSupport
         #expect(try await waypoints([drive, "--regions", bridge, "--region-activity", "fitness"], named: "Enter bridge") == 0)
     }
 
-    /// The silence rule (`silence.threshold`): export splits the first trip, whose fixes are two
+    /// The silence rule (`silence.threshold`): export (and stats) split the first trip, whose fixes are two
     /// minutes apart at one point, where a 60 s threshold sees a silence ended 1.2 km away.
     @Test func exportSplitsSegmentsByTheSilenceRuleOfTheSettings() async throws {
         let directory = try TemporaryDirectory()
@@ -80,6 +80,9 @@ import WaymarkTestSupport
         #expect(try await segments([]) == 2)
         #expect(try await segments(["--config", impatient]) == 3)
         #expect(try await segments(["--silence-threshold", "60"]) == 3)
+        // `waymark stats` counts the segments export writes.
+        let stats = try await succeeded(["stats", logger, "--json", "--config", impatient]).stdout
+        #expect(stats.contains("\"segments\":3"), "\(stats)")
     }
 
     @Test func benchExportRunsTheSameSettings() async throws {

@@ -24,10 +24,14 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    @OptionGroup(title: "Pipeline settings (the daemon's keys; docs/configuration.md)")
+    var pipeline: PipelineSettingsOptions
+
     func validate() throws { _ = try history.source(track: track) }
 
     func run() throws {
-        let overview = try ExportJob.overview(of: try history.source(track: track), logger: CommandLogging.logger("waymark.stats"))
+        let overview = try ExportJob.overview(
+            of: try history.source(track: track), settings: try pipeline.settings(), logger: CommandLogging.logger("waymark.stats"))
         if json {
             print(overview.statistics.json)
             return

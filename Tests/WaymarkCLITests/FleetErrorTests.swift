@@ -12,7 +12,7 @@ import WaymarkTestSupport
     }
 
     @Test func badSettingsAreNamed() async throws {
-        try await fails(["serve", "--fleet"], saying: "--fleet needs --role ingest, worker or output")
+        try await fails(["serve", "--fleet"], saying: "--fleet needs --role ingest, worker, output or api")
         try await fails(["serve", "--fleet", "--role", "output", "--partitions", "4"], saying: "output nodes read every partition")
         try await fails(["serve", "--role", "worker"], saying: "--role needs --fleet")
         try await fails(["serve", "--fleet", "--role", "planner"], saying: "planner")

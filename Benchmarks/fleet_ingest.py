@@ -102,7 +102,8 @@ def run(workers, run_index, work):
                        check=True, capture_output=True)
         subprocess.run([os.path.join(root, "scripts", "fleet-down.sh"), "--dir", fleet], check=True, capture_output=True)
         started = subprocess.run([os.path.join(root, "scripts", "fleet-up.sh"), "--dir", fleet, "--workers", str(workers),
-                                  "--output-nodes", str(args.output_nodes), "--partitions", "16"], capture_output=True, text=True, check=True,
+                                  # No api node: it would only share the 2 cores (and older builds have none).
+                                  "--output-nodes", str(args.output_nodes), "--partitions", "16", "--no-api"], capture_output=True, text=True, check=True,
                                  env=dict(os.environ, WAYMARK=args.waymark))
         env = dict(line.split("=", 1) for line in started.stdout.split() if "=" in line)
         url = env["WAYMARK_POSTGRES"]

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A local development fleet (docs/fleet.md) on one machine, without containers: a private
 # PostgreSQL 15 + PostGIS 3 server, a private nats-server with JetStream, and (unless
-# --servers-only) one `waymark serve --fleet` ingest node, N workers and M output nodes, all in DIR.
+# --servers-only) one `waymark serve --fleet` ingest node, N workers, M output nodes and (unless
+# --no-api) an api node serving the HTTP API and the web page, all in DIR.
 #
-#   scripts/fleet-up.sh [--dir DIR] [--workers N] [--output-nodes M] [--servers-only] [--partitions P]
-#                       [--pg-port PORT] [--nats-port PORT] [--ingest-port PORT]
+#   scripts/fleet-up.sh [--dir DIR] [--workers N] [--output-nodes M] [--servers-only] [--no-api] [--partitions P]
+#                       [--pg-port PORT] [--nats-port PORT] [--ingest-port PORT] [--api-port PORT]
 #   scripts/fleet-down.sh [--dir DIR] [--purge]          (the same as fleet-up.sh --down)
 #
 # DIR defaults to ${XDG_RUNTIME_DIR:-/tmp}/waymark-fleet. Everything listens on 127.0.0.1 only,
@@ -16,9 +17,11 @@
 #   WAYMARK_NATS_MONITOR=http://127.0.0.1:MONITORPORT
 #   WAYMARK_FLEET_DIR=DIR
 #   WAYMARK_INGEST=http://127.0.0.1:INGESTPORT       (not with --servers-only)
+#   WAYMARK_API=http://127.0.0.1:APIPORT             (not with --servers-only or --no-api; the web
+#   WAYMARK_API_TOKEN_FILE=DIR/api-token              page and API, with the bearer token in that file)
 #
 # so a shell can `set -a; . DIR/fleet.env; set +a`. Layout of DIR: pg/ (the cluster), pg-socket/,
-# pg.log, nats/ (JetStream's store), nats.log, ingest.log, worker-K.log, output-K.log, and a NAME.pid per
+# pg.log, nats/ (JetStream's store), nats.log, ingest.log, worker-K.log, output-K.log, api.log, api.sock, api-token, and a NAME.pid per
 # process. fleet-down stops them all and leaves the data for the next fleet-up unless --purge.
 #
 # The waymark nodes run $WAYMARK (a path from the current directory), by default the
@@ -52,6 +55,8 @@ purge=false
 pg_port=""
 nats_port=""
 ingest_port=""
+api=true
+api_port=""
 
 value() {  # value OPTION NEXT-ARG: the option's argument, or a clear error
     [ -n "${2-}" ] || die "$1 needs a value (see --help)"
@@ -76,6 +81,9 @@ while [ $# -gt 0 ]; do
         --ingest-port) ingest_port=$(value "$1" "${2-}"); shift ;;
         --ingest-port=*) ingest_port=${1#*=} ;;
         --servers-only) servers_only=true ;;
+        --no-api) api=false ;;
+        --api-port) api_port=$(value "$1" "${2-}"); shift ;;
+        --api-port=*) api_port=${1#*=} ;;
         --down) mode=down ;;
         --purge) purge=true ;;
         -h | --help) usage; exit 0 ;;
@@ -88,7 +96,7 @@ done
 [[ $workers =~ ^[0-9]+$ ]] || die "--workers needs a whole number, not '$workers'"
 [[ $output_nodes =~ ^[0-9]+$ ]] || die "--output-nodes needs a whole number, not '$output_nodes'"
 [ -z "$partitions" ] || [[ $partitions =~ ^[1-9][0-9]*$ ]] || die "--partitions needs a positive number, not '$partitions'"
-for port in "$pg_port" "$nats_port" "$ingest_port"; do
+for port in "$pg_port" "$nats_port" "$ingest_port" "$api_port"; do
     [ -z "$port" ] || is_port "$port" || die "a port must be a number from 1024 to 65535, not '$port'"
 done
 if [ "$mode" = up ] && $purge; then die "--purge goes with --down (or scripts/fleet-down.sh)"; fi
@@ -254,7 +262,7 @@ if [ "$mode" = down ]; then
         for entry in "$dir"/* "$dir"/.[!.]*; do
             [ -e "$entry" ] || continue
             case "$(basename "$entry")" in
-                .lock | fleet.env | fleet.env.tmp | pg | pg-socket | nats | *.log | *.pid) ;;
+                .lock | fleet.env | fleet.env.tmp | pg | pg-socket | nats | *.log | *.pid | api.sock | api-token) ;;
                 *) die "not purging $dir: it holds $(basename "$entry"), which fleet-up did not make" ;;
             esac
         done
@@ -382,7 +390,7 @@ choose() {
     echo "$port"
 }
 
-for port in "$pg_port" "$nats_port" "$ingest_port"; do
+for port in "$pg_port" "$nats_port" "$ingest_port" "$api_port"; do
     [ -z "$port" ] || port_free "$port" || die "port $port is already in use on 127.0.0.1"
 done
 
@@ -544,6 +552,19 @@ if ! $servers_only; then
     for ((k = 1; k <= output_nodes; k++)); do
         start_node "output-$k" serve --fleet --role output --name "output-$k" --postgres "$postgres_url" --nats "$nats_url"
     done
+    if $api; then
+        api_port=$(choose "$api_port" WAYMARK_API)
+        case "$api_port" in "$pg_port" | "$nats_port" | "$monitor_port" | "$ingest_port")
+            api_port=$(free_ports 1 "$pg_port" "$nats_port" "$monitor_port" "$ingest_port") ;;
+        esac
+        # The API's bearer token: kept across runs, private to its owner (the node refuses others).
+        if [ ! -s "$dir/api-token" ]; then
+            (umask 077 && head -c 24 /dev/urandom | base64 | tr -d '/+=\n' >"$dir/api-token")
+        fi
+        log "starting the api node on 127.0.0.1:$api_port (token in $dir/api-token)"
+        start_node api serve --fleet --role api --name api-1 --postgres "$postgres_url" --nats "$nats_url" \
+            --socket "$dir/api.sock" --tcp-port "$api_port" --token-file "$dir/api-token"
+    fi
     # The ingest node is up when its port accepts; a worker or output node, when it is still
     # running a moment after that (it has no port; one that cannot reach the servers exits at once).
     deadline=$((SECONDS + 60))
@@ -560,6 +581,15 @@ if ! $servers_only; then
         running_pid "$dir/output-$k.pid" >/dev/null || node_failed "output-$k"
     done
     echo "WAYMARK_INGEST=http://127.0.0.1:$ingest_port" | tee -a "$dir/fleet.env"
+    if $api; then
+        deadline=$((SECONDS + 60))
+        until accepts "$api_port"; do
+            running_pid "$dir/api.pid" >/dev/null || node_failed api
+            [ $SECONDS -lt $deadline ] || { tail_log "$dir/api.log"; die "the api node did not listen on 127.0.0.1:$api_port within 60 s"; }
+            sleep 0.1
+        done
+        { echo "WAYMARK_API=http://127.0.0.1:$api_port"; echo "WAYMARK_API_TOKEN_FILE=$dir/api-token"; } | tee -a "$dir/fleet.env"
+    fi
 fi
 
 log "fleet up in $((($(date +%s%N) - started_at) / 1000000))ms; stop it with scripts/fleet-down.sh --dir $dir"

@@ -94,6 +94,10 @@ import WaymarkTestSupport
             #expect(Set(activity.compactMap { $0["device"] as? String }) == ["bike.1", "bike-2", "walker"], "\(activity)")
             #expect(activity.allSatisfy { $0["lastFix"] is [String: Any] })
 
+            // The api node heartbeats like the other nodes: `fleet status` lists it.
+            let nodes = try await rig.status()["nodes"] as? [[String: Any]] ?? []
+            #expect(nodes.contains { $0["name"] as? String == "api-1" && $0["role"] as? String == "api" && $0["alive"] as? Bool == true }, "\(nodes)")
+
             // Devices: the three moved in, and one added through the API.
             let devices = try await node.json("/v1/devices")["devices"] as? [[String: Any]] ?? []
             #expect(devices.compactMap { $0["name"] as? String } == ["bike-2", "bike.1", "walker"], "\(devices)")

@@ -15,6 +15,7 @@ enum FleetSchema {
         (2, version2),
         (3, version3),
         (4, version4),
+        (5, version5),
     ]
 
     /// A step's statements: split at a `;` that ends a line (no statement here has one inside),
@@ -24,6 +25,12 @@ enum FleetSchema {
         return lines.joined(separator: "\n").components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
     }
+
+    /// Api nodes (`--role api`) heartbeat like the others, so `fleet status` lists them.
+    static let version5 = """
+        ALTER TABLE fleet_nodes DROP CONSTRAINT fleet_nodes_role_check;
+        ALTER TABLE fleet_nodes ADD CONSTRAINT fleet_nodes_role_check CHECK (role IN ('ingest', 'worker', 'output', 'api'));
+        """
 
     /// Beacon regions (docs/semantics.md §3.5): an inside region's latest sighting, saved as the
     /// single daemon saves it, so the next owner of a partition times the exit from it.

@@ -538,6 +538,15 @@ node_failed() {
     tail_log "$dir/$1.log"
     die "$1 exited during startup (the whole log is $dir/$1.log)"
 }
+# await_listening NAME PORT: waits up to 60 s for node NAME to accept on PORT, or gives up.
+await_listening() {
+    local deadline=$((SECONDS + 60))
+    until accepts "$2"; do
+        running_pid "$dir/$1.pid" >/dev/null || node_failed "$1"
+        [ $SECONDS -lt $deadline ] || { tail_log "$dir/$1.log"; die "the $1 node did not listen on 127.0.0.1:$2 within 60 s"; }
+        sleep 0.1
+    done
+}
 
 if ! $servers_only; then
     ingest_port=$(choose "$ingest_port" WAYMARK_INGEST)
@@ -565,14 +574,10 @@ if ! $servers_only; then
         start_node api serve --fleet --role api --name api-1 --postgres "$postgres_url" --nats "$nats_url" \
             --socket "$dir/api.sock" --tcp-port "$api_port" --token-file "$dir/api-token"
     fi
-    # The ingest node is up when its port accepts; a worker or output node, when it is still
-    # running a moment after that (it has no port; one that cannot reach the servers exits at once).
-    deadline=$((SECONDS + 60))
-    until accepts "$ingest_port"; do
-        running_pid "$dir/ingest.pid" >/dev/null || node_failed ingest
-        [ $SECONDS -lt $deadline ] || { tail_log "$dir/ingest.log"; die "the ingest node did not listen on 127.0.0.1:$ingest_port within 60 s"; }
-        sleep 0.1
-    done
+    # The ingest and api nodes are up when their ports accept; a worker or output node, when it
+    # is still running a moment after that (it has no port; one that cannot reach the servers
+    # exits at once).
+    await_listening ingest "$ingest_port"
     sleep 0.5
     for ((k = 1; k <= workers; k++)); do
         running_pid "$dir/worker-$k.pid" >/dev/null || node_failed "worker-$k"
@@ -582,12 +587,7 @@ if ! $servers_only; then
     done
     echo "WAYMARK_INGEST=http://127.0.0.1:$ingest_port" | tee -a "$dir/fleet.env"
     if $api; then
-        deadline=$((SECONDS + 60))
-        until accepts "$api_port"; do
-            running_pid "$dir/api.pid" >/dev/null || node_failed api
-            [ $SECONDS -lt $deadline ] || { tail_log "$dir/api.log"; die "the api node did not listen on 127.0.0.1:$api_port within 60 s"; }
-            sleep 0.1
-        done
+        await_listening api "$api_port"
         { echo "WAYMARK_API=http://127.0.0.1:$api_port"; echo "WAYMARK_API_TOKEN_FILE=$dir/api-token"; } | tee -a "$dir/fleet.env"
     fi
 fi

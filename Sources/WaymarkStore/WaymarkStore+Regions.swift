@@ -1,5 +1,6 @@
 import GRDB
 import Logging
+import WaymarkCore
 import WaymarkRegions
 
 extension WaymarkStore {
@@ -69,20 +70,6 @@ extension WaymarkStore {
 
     /// Two identifier-ordered lists as one, in SQLite's binary order (UTF-8 bytes).
     private static func merged(_ a: [Region], _ b: [Region]) -> [Region] {
-        guard !b.isEmpty else { return a }
-        var result: [Region] = []
-        result.reserveCapacity(a.count + b.count)
-        var i = 0
-        var k = 0
-        while i < a.count || k < b.count {
-            if k == b.count || (i < a.count && a[i].identifier.utf8.lexicographicallyPrecedes(b[k].identifier.utf8)) {
-                result.append(a[i])
-                i += 1
-            } else {
-                result.append(b[k])
-                k += 1
-            }
-        }
-        return result
+        a.orderedMerge(with: b) { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
     }
 }

@@ -59,19 +59,7 @@ struct FleetBackend: DaemonBackend {
     /// Two time-ordered lists as one, fixes before events at the same instant (as the daemon's
     /// history has a fix before the event it caused).
     static func merge(_ fixes: [HistoryEntry], _ events: [HistoryEntry]) -> [HistoryEntry] {
-        var merged: [HistoryEntry] = []
-        merged.reserveCapacity(fixes.count + events.count)
-        var (i, j) = (0, 0)
-        while i < fixes.count || j < events.count {
-            if j == events.count || (i < fixes.count && fixes[i].time <= events[j].time) {
-                merged.append(fixes[i])
-                i += 1
-            } else {
-                merged.append(events[j])
-                j += 1
-            }
-        }
-        return merged
+        fixes.orderedMerge(with: events) { $0.time <= $1.time }
     }
 
     func live() async -> AsyncStream<[HistoryEntry]> { feed.subscribe() }
@@ -95,11 +83,9 @@ struct FleetBackend: DaemonBackend {
 
     func regionState(identifier: String, device: String) async throws -> RegionStateInfo? {
         try await requireDevice(device)
-        guard try await database.regions().regions.contains(where: { $0.identifier == identifier }) else { return nil }
-        guard let state = try await database.regionState(device: device, region: identifier) else {
-            return RegionStateInfo(identifier: identifier, state: "unknown")
-        }
-        return RegionStateInfo(identifier: identifier, state: state.inside ? "inside" : "outside", since: state.since)
+        guard let state = try await database.regionState(device: device, region: identifier) else { return nil }
+        guard let inside = state.inside else { return RegionStateInfo(identifier: identifier, state: "unknown") }
+        return RegionStateInfo(identifier: identifier, state: inside ? "inside" : "outside", since: state.since)
     }
 
     /// Throws 404 `no-device` unless `device` is in the fleet's `devices` table (a fleet has no

@@ -63,11 +63,16 @@ extension FleetDatabase {
         return events
     }
 
-    /// `device`'s confirmed state of `region` (inside, since when); nil when none is stored.
-    public func regionState(device: String, region: String) async throws -> (inside: Bool, since: Timestamp?)? {
+    /// `device`'s confirmed state of `region` (inside, since when; `inside` nil when none is
+    /// stored yet), in one query; nil when there is no such region.
+    public func regionState(device: String, region: String) async throws -> (inside: Bool?, since: Timestamp?)? {
         let rows = try await client.query(
-            "SELECT inside, since FROM region_state WHERE device = \(device) AND region = \(region)", logger: logger)
-        for try await (inside, since) in rows.decode((Bool, Date?).self) { return (inside, since.map(Timestamp.init(date:))) }
+            """
+            SELECT s.inside, s.since FROM regions r
+            LEFT JOIN region_state s ON s.region = r.identifier AND s.device = \(device)
+            WHERE r.identifier = \(region)
+            """, logger: logger)
+        for try await (inside, since) in rows.decode((Bool?, Date?).self) { return (inside, since.map(Timestamp.init(date:))) }
         return nil
     }
 

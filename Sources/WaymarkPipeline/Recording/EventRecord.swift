@@ -53,10 +53,13 @@ extension LocationEvent {
             return .none
         case .region, .place, .beacon, .accessory, .service(_, .subscription):
             guard let time else { return .none }
-            var record = self.record
+            // A subscription's record carries its name; the others are the pipeline's own JSON.
+            let record: String
             if case .service(var service, .subscription(let name)) = self {
                 service.subscription = name
                 record = service.json
+            } else {
+                record = self.record
             }
             return .event(
                 EventRecord(

@@ -2,7 +2,6 @@ import WaymarkBeacons
 import WaymarkCore
 import WaymarkPipeline
 import WaymarkRegions
-import WaymarkServices
 
 /// The devices of one partition that a worker owns: each device's pipeline and the last
 /// stream sequence it applied. Pure: fixes in, a `FleetBatch` out; the worker loads devices it
@@ -115,7 +114,7 @@ struct PartitionState: Sendable {
             guard input.sequence > cursor.lastSequence else {
                 // A redelivery: not run again, but its fix stays in the batch, so that history has
                 // every fix even if one ever came out of order (storing is idempotent).
-                if fix.coordinate.isValid && !(arrival.judgesFuture && ValidationGate.isFromFuture(time, receivedAt: arrival.time)) {
+                if arrival.keeps(fix) {
                     batch.fixes.append(FleetBatch.StoredFix(device: device, sequence: Int64(input.sequence), fix: fix, time: time, queuedAt: input.queuedAt))
                 }
                 continue

@@ -16,6 +16,13 @@ public struct Arrival: Sendable, Equatable {
         self.time = time
         self.judgesFuture = judgesFuture
     }
+
+    /// Whether the history keeps `fix` (stamped already): a position on Earth, and not from the
+    /// future when its arrival is judged. A runtime storing a redelivered fix again asks this
+    /// without running it.
+    public func keeps(_ fix: Fix) -> Bool {
+        fix.coordinate.isValid && !(judgesFuture && ValidationGate.isFromFuture(fix.time ?? time, receivedAt: time))
+    }
 }
 
 /// What one recorded input produced: the step, the fix as the history keeps it, and every event
@@ -65,7 +72,7 @@ extension DevicePipeline {
             return RecordedStep(step, input: .fix(fix), fix: nil)
         }
         let step = handle(.fix(fix), receivedAt: arrival.judgesFuture ? arrival.time : nil)
-        var recorded = RecordedStep(step, input: .fix(fix), fix: step.regionDrop == .fromFuture ? nil : fix)
+        var recorded = RecordedStep(step, input: .fix(fix), fix: arrival.keeps(fix) ? fix : nil)
         if fixPresence.see(true) == true { recorded.events.append(.accessory(AccessoryEvent(time: fix.time!, change: .fixRegained))) }
         return recorded
     }

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WaymarkGeoJSON", targets: ["WaymarkGeoJSON"]),
         .library(name: "WaymarkBeacons", targets: ["WaymarkBeacons"]),
         .library(name: "WaymarkSources", targets: ["WaymarkSources"]),
+        .library(name: "WaymarkImport", targets: ["WaymarkImport"]),
         .library(name: "WaymarkDevices", targets: ["WaymarkDevices"]),
         .library(name: "WaymarkOutputs", targets: ["WaymarkOutputs"]),
         .library(name: "WaymarkPower", targets: ["WaymarkPower"]),
@@ -51,6 +52,10 @@ let package = Package(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]),
 
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
         // glibc's malloc.h: malloc_trim, to give start-up's heap back (WaymarkStore.releaseMemory).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // GNU posix_spawn extensions (closefrom, chdir, setsid) and prlimit for handler processes.
@@ -85,6 +90,12 @@ let package = Package(
                 "WaymarkCore", "CGPS", "CMosquitto", "WaymarkBeacons", "WaymarkGeoJSON", "WaymarkRegions", "WaymarkPipeline",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // History files people hold (Google Takeout, GPX, KML, GeoJSON, FIT, TCX, CSV, OwnTracks
+        // Recorder, NMEA, gpsd logs; plain, gzip, zip or folders), read as streams of fixes and
+        // reported visits and activities for `waymark import` (docs/import.md).
+        .target(
+            name: "WaymarkImport",
+            dependencies: ["WaymarkCore", "WaymarkSources", "WaymarkGeoJSON", "CZlib"]),
         // SpatiaLite store: regions (and, later, history).
         .target(
             name: "WaymarkStore",
@@ -241,6 +252,7 @@ let package = Package(
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkImportTests", dependencies: ["WaymarkImport", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkStoreTests",
             dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkDevices", "WaymarkOutputs", "WaymarkTestSupport"]),

@@ -7,6 +7,8 @@ packages=(
     pkg-config
     # C libraries linked through system-library targets
     libgps-dev libproj-dev libsqlite3-dev libspatialite-dev libsqlite3-mod-spatialite
+    # zlib inflates the gzip files and zip archives `waymark import` reads
+    zlib1g-dev
     # cairo draws the PNG pictures of `waymark export`; DejaVu is the font their labels ask for
     libcairo2-dev fonts-dejavu-core
     # the live source and its test tools (gpsd, gpsfake, gpspipe; gpsfake needs python3-gps)

@@ -55,6 +55,7 @@ extension WaymarkStore {
         registerHandlerProcessMigration(in: &migrator)
         registerServiceMarkMigration(in: &migrator)
         registerForceQuitBootMigration(in: &migrator)
+        registerImportMigration(in: &migrator)
         return migrator
     }
 

@@ -35,6 +35,11 @@ struct DirectBindings {
         sqlite3_bind_int64(statement, index, value)
     }
 
+    mutating func add(_ value: Int64?) {
+        index += 1
+        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
     mutating func add(_ value: Int?) {
         index += 1
         if let value { sqlite3_bind_int64(statement, index, Int64(value)) } else { sqlite3_bind_null(statement, index) }

@@ -271,12 +271,13 @@ extension WaymarkStore {
         return db.lastInsertedRowID
     }
 
-    /// Inserts one event row in the caller's transaction (`event.id` is ignored) and returns its row id.
-    static func insert(_ event: StoredEvent, device: String, _ db: Database) throws -> Int64 {
+    /// Inserts one event row in the caller's transaction (`event.id` is ignored) and returns its
+    /// row id. An imported event carries its import's id and, unless it is to be delivered, `quiet`.
+    static func insert(_ event: StoredEvent, device: String, importID: Int64? = nil, quiet: Bool = false, _ db: Database) throws -> Int64 {
         try db.cachedStatement(
             sql: """
-                INSERT INTO events (time_ns, kind, region, transition, latitude, longitude, record, device)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (time_ns, kind, region, transition, latitude, longitude, record, device, import_id, quiet)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).executeBinding { row in
             row.add(event.time.nanosecondsSince1970)
@@ -287,12 +288,15 @@ extension WaymarkStore {
             row.add(event.coordinate?.longitude)
             row.add(event.record)
             row.add(device)
+            row.add(importID)
+            row.add(Int64(quiet ? 1 : 0))
         }
         return db.lastInsertedRowID
     }
 
-    /// Inserts one fix row (with its POINT) in the caller's transaction and returns its row id.
-    static func insert(_ fix: Fix, source: String, device: String, _ db: Database) throws -> Int64 {
+    /// Inserts one fix row (with its POINT) in the caller's transaction and returns its row id;
+    /// an imported fix carries its import's id.
+    static func insert(_ fix: Fix, source: String, device: String, importID: Int64? = nil, _ db: Database) throws -> Int64 {
         guard let time = fix.time else {
             throw StoreError(
                 code: .invalidRecord,
@@ -304,8 +308,8 @@ extension WaymarkStore {
                 INSERT INTO fixes (
                     time_ns, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy,
                     latitude_accuracy, longitude_accuracy, hdop, vdop, pdop, satellites, mode, speed, course,
-                    source, geometry, device)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, MakePoint(?, ?, 4326), ?)
+                    source, geometry, device, import_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, MakePoint(?, ?, 4326), ?, ?)
                 """
         ).executeBinding { row in
             row.add(time.nanosecondsSince1970)
@@ -328,6 +332,7 @@ extension WaymarkStore {
             row.add(c.longitude)
             row.add(c.latitude)
             row.add(device)
+            row.add(importID)
         }
         return db.lastInsertedRowID
     }

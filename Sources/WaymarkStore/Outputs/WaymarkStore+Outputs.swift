@@ -153,13 +153,17 @@ extension WaymarkStore {
         }
     }
 
-    /// Up to `limit` events after row `sequence`, in order: an output's next deliveries.
+    /// Up to `limit` events after row `sequence`, in order: an output's next deliveries. Quiet
+    /// events (imported history not asked to be delivered, docs/import.md) are not among them.
     public func outputEvents(after sequence: Int64, limit: Int) throws -> [OutputEvent] {
         do {
             return try database.read { db in
                 try Row.fetchAll(
                     db,
-                    sql: "SELECT id, device, time_ns, kind, region, transition, record, latitude, longitude FROM events WHERE id > ? ORDER BY id LIMIT ?",
+                    sql: """
+                        SELECT id, device, time_ns, kind, region, transition, record, latitude, longitude FROM events
+                        WHERE id > ? AND quiet = 0 ORDER BY id LIMIT ?
+                        """,
                     arguments: [sequence, limit]
                 ).map(Self.outputEvent)
             }

@@ -96,6 +96,14 @@ let package = Package(
         .target(
             name: "WaymarkImport",
             dependencies: ["WaymarkCore", "WaymarkSources", "WaymarkGeoJSON", "CZlib"]),
+        // `waymark import` and `POST /v1/imports`: files into a device's history, once, in chunks,
+        // then the device's pipeline over the new fixes in time order (docs/import.md).
+        .target(
+            name: "WaymarkImportJob",
+            dependencies: [
+                "WaymarkImport", "WaymarkStore", "WaymarkPipeline", "WaymarkCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // SpatiaLite store: regions (and, later, history).
         .target(
             name: "WaymarkStore",
@@ -224,7 +232,7 @@ let package = Package(
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
                 "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices", "WaymarkDevices", "WaymarkOutputs",
-                "WaymarkFleet", "WaymarkDelivery", "WaymarkConfiguration",
+                "WaymarkFleet", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkImport", "WaymarkImportJob",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -252,7 +260,15 @@ let package = Package(
         .testTarget(name: "WaymarkServicesTests", dependencies: ["WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSourcesTests", dependencies: ["WaymarkSources", "WaymarkBeacons", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkImportTests", dependencies: ["WaymarkImport", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkImportJobTests",
+            dependencies: [
+                "WaymarkImportJob", "WaymarkImport", "WaymarkStore", "WaymarkPipeline", "WaymarkRegions", "WaymarkCore", "WaymarkTestSupport",
+                "WaymarkGeoJSON", "WaymarkSources",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "WaymarkImportTests", dependencies: ["WaymarkImport", "WaymarkCore", "WaymarkTestSupport"], exclude: ["Samples"]),
         .testTarget(
             name: "WaymarkStoreTests",
             dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkDevices", "WaymarkOutputs", "WaymarkTestSupport"]),

@@ -33,6 +33,12 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     case reportedOffline
     /// The name the device's user shows to others (OwnTracks' `card`).
     case reportedCard
+    /// A stay another application recorded (Google's `placeVisit`, a Timeline `visit`), read by
+    /// `waymark import` and kept beside Waymark's own visits (docs/import.md).
+    case reportedVisit
+    /// A movement another application recorded (Google's `activitySegment`, a Timeline
+    /// `activity`), read by `waymark import` (docs/import.md).
+    case reportedActivity
     /// A wake someone asked for (`POST /v1/handlers/{name}/notify`), like a silent push
     /// notification: only ever in a handler's queue.
     case push

@@ -19,7 +19,9 @@ extension HandlerLifecycle {
     public static func relaunchesAfterForceQuit(_ kind: EventKind) -> Bool {
         switch kind {
         case .region, .beacon, .significantChange, .visit, .location, .paused, .resumed: true
-        case .push, .fetch, .accessory, .ranging, .state, .place, .gap, .reportedRegion, .reportedWaypoint, .reportedOffline, .reportedCard: false
+        case .push, .fetch, .accessory, .ranging, .state, .place, .gap, .reportedRegion, .reportedWaypoint, .reportedOffline, .reportedCard,
+            .reportedVisit, .reportedActivity:
+            false
         }
     }
 

@@ -83,6 +83,32 @@ import Glibc
         #expect(error.message.contains("CRC-32 mismatch"), "\(error)")
     }
 
+    @Test func aZipCutShortOrWithADamagedDirectoryIsRefused() async throws {
+        let fixtures = try await ArchiveFixtures("mixed")
+        let whole = try fixtures.bytes("mixed.zip")
+        let cut = try fixtures.folder.write("cut.zip", bytes: Array(whole.prefix(whole.count / 2)))
+        let cutError = #expect(throws: ImportError.self) { try ImportSources.entries(for: [cut]) }
+        #expect(cutError?.code == .archive)
+        #expect(cutError?.message.contains("not a complete zip archive") == true)
+
+        var damaged = whole
+        let directory = try #require(damaged.indices.first { damaged[$0...].starts(with: [0x50, 0x4B, 0x01, 0x02]) })
+        damaged[directory + 2] = 9
+        let path = try fixtures.folder.write("damaged.zip", bytes: damaged)
+        let error = #expect(throws: ImportError.self) { try ImportSources.entries(for: [path]) }
+        #expect(error?.code == .archive)
+        #expect(error?.position == .byteOffset(directory))
+        #expect(error?.message.contains("central directory entry 1 has no header signature") == true)
+    }
+
+    @Test func localFileOfADamagedEntryIsTheError() async throws {
+        let fixtures = try await ArchiveFixtures("gzip")
+        let entry = try #require(ImportSources.entries(for: [fixtures.path("cut.gz")]).entries.first)
+        let error = #expect(throws: ImportError.self) { try entry.localFile() }
+        #expect(error?.code == .truncated)
+        #expect(error?.file == fixtures.path("cut.gz"))
+    }
+
     @Test func everyMemberOfAMultiMemberGzipIsInflated() async throws {
         let fixtures = try await ArchiveFixtures("gzip")
         let listing = try ImportSources.entries(for: [fixtures.path("multi.gz"), fixtures.path("single.gz"), fixtures.path("padded.gz")])

@@ -30,6 +30,7 @@ let targets: [Target] = [
     fuzzTarget("api-output", [waymark("WaymarkAPI"), waymark("WaymarkOutputs"), waymark("WaymarkCore")]),
     fuzzTarget("api-device", [waymark("WaymarkAPI"), waymark("WaymarkDevices")]),
     fuzzTarget("track-log", [waymark("WaymarkSources")]),
+    fuzzTarget("import", [waymark("WaymarkImport")]),
     fuzzTarget(
         "extreme-values", [waymark("WaymarkCore"), waymark("WaymarkOutputs"), waymark("WaymarkExport"), waymark("WaymarkStore"), waymark("WaymarkRegions")]),
 ]

@@ -33,7 +33,7 @@ DATA="${WAYMARK_SHARED_DATA:-$ROOT/../shared/data}"
 TARGETS=(
     gpx gpsd json geojson beacon-replay hci owntracks osmand device-credentials
     handler-request handler-registration handler-client config power-profile api-output api-device
-    track-log extreme-values
+    track-log extreme-values import
 )
 
 # The longest input each target is given (libFuzzer's -max_len). HCI packets are read into a
@@ -43,7 +43,7 @@ max_len() {
     case "$1" in
         hci) echo 260 ;;
         device-credentials) echo 1024 ;;
-        gpx | geojson | json | gpsd | track-log) echo 16384 ;;
+        gpx | geojson | json | gpsd | track-log | import) echo 16384 ;;
         *) echo 8192 ;;
     esac
 }

@@ -82,13 +82,16 @@ public struct HistoryImporter: Sendable {
             for entry in file.entries {
                 do {
                     try read(entry, of: file, importID: id, request: request, columns: columns, report: report)
+                } catch where error.code == .unknownFormat && !entry.wasNamed {
+                    // A Takeout archive holds other products' JSON: passed over, as detection passes over HTML.
+                    outcome.skipped.append((entry.name, error.message))
                 } catch {
                     failure = error
                     break
                 }
             }
             if let failure {
-                logger.warning("Import stopped reading a file", metadata: ["file": "\(file.path)", "error": "\(failure)"])
+                logger.info("Import stopped reading a file", metadata: ["file": "\(file.path)", "error": "\(failure)"])
                 outcome.failures.append(failure)
             }
             try store.finishImportFile(id, name: file.path, error: failure?.description)

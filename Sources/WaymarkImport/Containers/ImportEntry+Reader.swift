@@ -1,20 +1,18 @@
-import WaymarkImport
-
 /// An entry opened for reading: its reader, and what must live as long as the reader does.
-struct OpenedEntry {
-    var reader: any HistoryReader
+public struct OpenedEntry {
+    public var reader: any HistoryReader
     /// The streaming input of readers that read one (its offset is the entry's progress).
-    let input: ImportInput?
+    public let input: ImportInput?
     /// The file path-based readers read (a compressed entry's inflated copy), kept open.
-    let local: LocalFile?
+    public let local: LocalFile?
 
     /// Bytes of the entry read so far, when the reader's input tells.
-    var offset: Int? { input?.offset }
+    public var offset: Int? { input?.offset }
 }
 
 extension ImportEntry {
     /// The reader for the entry's format. `columns` is `--columns` for CSV.
-    func openReader(columns: CSVColumns?) throws(ImportError) -> OpenedEntry {
+    public func openReader(columns: CSVColumns? = nil) throws(ImportError) -> OpenedEntry {
         switch format {
         case .json:
             let input = try open()

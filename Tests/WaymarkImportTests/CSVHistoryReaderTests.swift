@@ -116,6 +116,11 @@ import WaymarkImport
         #expect(notATime.error?.message.hasPrefix("column \"time\": time \"yesterday\" is not a time") == true)
     }
 
+    @Test func aDateColumnAloneHoldsWholeTimestamps() {
+        let result = read("Date,Latitude,Longitude\n2024-03-01T08:00:00Z,47.1,8.2\n")
+        #expect(result.fixes == [Fix(time: Timestamp(rfc3339: "2024-03-01T08:00:00Z"), coordinate: Coordinate(latitude: 47.1, longitude: 8.2))])
+    }
+
     @Test func emptyPositionsAndTimesAreSkippedAndCounted() {
         let result = read("lat,lon,time\n,,2024-03-01T08:00:00Z\n47.1,8.2,\n\n47.1,8.2,1709280000\n")
         #expect(result.error == nil)

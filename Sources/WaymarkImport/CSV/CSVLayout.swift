@@ -45,6 +45,8 @@ struct CSVLayout {
                 }
             }
         }
+        // A lone date column (`Date,Latitude,Longitude`) holds whole timestamps.
+        if found[.time] == nil, let date = found.removeValue(forKey: .date) { found[.time] = date }
         var missing: [String] = []
         if found[.latitude] == nil { missing.append("latitude (lat, latitude…)") }
         if found[.longitude] == nil { missing.append("longitude (lon, lng, long, longitude…)") }

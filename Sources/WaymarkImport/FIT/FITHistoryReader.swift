@@ -270,7 +270,7 @@ public struct FITHistoryReader: HistoryReader {
         let records = recordsWithoutPosition + recordsWithoutTime
         return ImportError(
             .unsupported, "the FIT file\(kind) has no record message with a position and a time"
-                + (records > 0 ? " (\(records) records without one: an indoor activity?)" : ""),
+                + (records > 0 ? " (\(records) record message\(records == 1 ? "" : "s") without one: an indoor activity?)" : ""),
             file: input.name)
     }
 

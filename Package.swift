@@ -172,6 +172,8 @@ let package = Package(
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkStore", "WaymarkDevices", "WaymarkSources", "WaymarkOutputs",
                 // `GET /v1/export` runs the export code (`HistoryExport`) for the daemon and the fleet alike.
                 "WaymarkExportJob",
+                // `POST /v1/imports` runs the import code (`HistoryImports`) for the daemon.
+                "WaymarkImport", "WaymarkImportJob", "WaymarkPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -311,7 +313,8 @@ let package = Package(
         .testTarget(
             name: "WaymarkCLITests",
             dependencies: [
-                "WaymarkClient", "WaymarkCore", "WaymarkStore", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
+                "WaymarkClient", "WaymarkCore", "WaymarkStore", "WaymarkImport", "WaymarkTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]

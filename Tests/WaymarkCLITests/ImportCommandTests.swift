@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import WaymarkCore
+import WaymarkImport
+import WaymarkTestSupport
+
+/// `waymark import` as a user runs it: a new user's default paths, every format's sample through
+/// import and export compared with gpxpy, and a SIGKILL in the middle of a big import.
+@Suite struct ImportCommandTests {
+    @Test func aNewUsersImportGivesTheRegionEventsReplayPrints() async throws {
+        let session = try FreshSession(.unset)
+        let regions = try await session.waymark(["regions", "import", "Regions/lakeside.geojson"])
+        try #require(regions.status == 0, "\(regions.stderr)")
+        let imported = try await session.waymark(["import", "Tracks/lakeside-ride.gpx", "--device", "phone"])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("imported 2,974 new, 0 already present; "), "\(imported.stdout)")
+        let again = try await session.waymark(["import", "Tracks/lakeside-ride.gpx", "--device", "phone"])
+        #expect(again.stdout.hasPrefix("imported 0 new, 2,974 already present; 0 events computed; 1 file(s) imported before"), "\(again.stdout)")
+
+        let history = try await session.waymark(["history", "--device", "phone", "--kind", "event"])
+        let replay = try await session.waymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions/lakeside.geojson"])
+        try #require(replay.status == 0, "\(replay.stderr)")
+        let stored = history.stdoutLines.filter { $0.hasPrefix(#"{"kind":"region""#) }.map { $0.replacingOccurrences(of: #","device":"phone"}"#, with: "}") }
+        let replayed = replay.stdoutLines.filter { $0.hasPrefix(#"{"kind":"region""#) }
+        #expect(!replayed.isEmpty)
+        #expect(stored == replayed)
+    }
+
+    /// Each format's sample: imported, exported as GPX from the store, read back with gpxpy,
+    /// gives the reader's own fixes (each once, in time order).
+    @Test(arguments: [
+        "google/Records.json", "google/Semantic-2021_JUNE.json", "google/Timeline.json", "google/location-history.json",
+        "google/Timeline Edits.json", "geojson/track.geojson", "geojson/overland.json", "google-earth-track.kml",
+        "placemark-timestamps.kml", "garmin-activity.tcx", "fit/activity.fit", "csv/gpslogger.csv", "csv/european.csv",
+        "owntracks/jane-phone-2023-11.rec",
+    ])
+    func eachFormatSurvivesImportAndExport(_ sample: String) async throws {
+        let path = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/WaymarkImportTests/Samples/\(sample)").path
+        try await Self.roundTrip(path)
+    }
+
+    @Test func gpxAndNMEARoundTripToo() async throws {
+        try await Self.roundTrip(ProjectPaths.repositoryRoot.appendingPathComponent("Tracks/lakeside-ride.gpx").path)
+        let nmea = ProjectPaths.sharedData("nmea/gpsd-3.22/bt451.log").path
+        if FileManager.default.fileExists(atPath: nmea) { try await Self.roundTrip(nmea) }
+    }
+
+    static let gpxPoints = #"""
+        import gpxpy, sys
+        g = gpxpy.parse(open(sys.argv[1]))
+        for t in g.tracks:
+            for s in t.segments:
+                for p in s.points:
+                    print("%.6f %.6f %s" % (p.latitude, p.longitude, p.time.strftime("%Y-%m-%dT%H:%M:%S")))
+        """#
+
+    static func roundTrip(_ path: String) async throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("w.sqlite")
+        let imported = try await runWaymark(["import", path, "--device", "rt", "--db", db])
+        try #require(imported.status == 0, "\(path): \(imported.stdout)\(imported.stderr)")
+        let output = directory.path("out.gpx")
+        let export = try await runWaymark(["export", "--db", db, "--device", "rt", "--format", "gpx", "-o", output])
+        try #require(export.status == 0, "\(path): \(export.stderr)")
+        let exported = try await runPython(gpxPoints, [output])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        let expected = try readerPoints(path)
+        #expect(!expected.isEmpty, "\(path)")
+        #expect(exported.stdoutLines == expected, "\(path)")
+    }
+
+    /// What the format's own reader gives, as gpxpy prints the export: each fix once, by time.
+    static func readerPoints(_ path: String) throws -> [String] {
+        var fixes: [Fix] = []
+        for entry in try ImportSources.entries(for: [path]).entries {
+            var opened = try entry.openReader()
+            while let item = try opened.reader.next() { if case .fix(let fix) = item { fixes.append(fix) } }
+        }
+        var seen = Set<String>()
+        return fixes.sorted { $0.time! < $1.time! }.compactMap { fix in
+            let seconds = String(fix.time!.rfc3339.prefix(19))
+            let line = String(format: "%.6f %.6f ", fix.coordinate.latitude, fix.coordinate.longitude) + seconds
+            return seen.insert("\(fix.time!.nanosecondsSince1970) \(fix.coordinate.latitude) \(fix.coordinate.longitude)").inserted ? line : nil
+        }
+    }
+
+    @Test func aKilledImportResumedByTheSameCommandCompletesWithoutDuplicates() async throws {
+        let directory = try TemporaryDirectory()
+        let records = directory.path("Records.json")
+        let made = try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/python3"), ["Benchmarks/make_takeout.py", "--size", "40M", records],
+            currentDirectory: ProjectPaths.repositoryRoot)
+        try #require(made.status == 0, "\(made.stderr)")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: records + ".manifest.json"))) as? [String: Any]
+        let expected = try #require(manifest?["records"] as? Int)
+        let db = directory.path("w.sqlite")
+        let arguments = ["import", records, "--device", "phone", "--db", db, "--json"]
+
+        let first = try BackgroundProcess.waymark(arguments)
+        var killedWhileReading = false
+        for _ in 0..<3000 where first.isRunning {
+            if first.stdout.contains(#""phase":"reading""#) && first.stdout.range(of: #""added":[1-9]"#, options: .regularExpression) != nil {
+                first.send(SIGKILL)
+                killedWhileReading = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        _ = try await first.wait(timeout: 30)
+        try #require(killedWhileReading, "the import ended before it could be killed: \(first.stdout.suffix(400))")
+
+        let second = try await runWaymark(arguments)
+        try #require(second.status == 0, "\(second.stderr)")
+        let done = try #require(second.stdoutLines.last)
+        #expect(done.contains(#""resumed":true"#), "\(done)")
+        #expect(done.contains(#""state":"done""#), "\(done)")
+        let counts = try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"),
+            [db, "SELECT count(*), (SELECT count(*) FROM (SELECT DISTINCT time_ns, latitude, longitude FROM fixes)) FROM fixes"])
+        #expect(counts.stdout == "\(expected)|\(expected)\n", "\(counts.stdout)\(counts.stderr)")
+    }
+}

@@ -148,6 +148,7 @@ public enum ImportSources {
     /// 2³², of the last member only); nil when it is smaller than the compressed data, as it is
     /// for a file over 4 GiB whose size wrapped, or a multi-member file with a small last member.
     private static func gzipSize(of file: ArchiveFile) throws(ImportError) -> Int? {
+        guard file.size >= 4 else { return nil }
         let trailer = try file.bytes(at: file.size - 4, count: 4)
         guard trailer.count == 4 else { return nil }
         let recorded = Int(trailer[0]) | Int(trailer[1]) << 8 | Int(trailer[2]) << 16 | Int(trailer[3]) << 24

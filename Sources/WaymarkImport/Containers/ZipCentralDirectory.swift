@@ -50,7 +50,7 @@ enum ZipCentralDirectory {
             throw damaged("entry \(member.path) has no local header at byte \(member.localHeaderOffset)", at: member.localHeaderOffset, in: file)
         }
         let start = member.localHeaderOffset + 30 + Int(header.zipUInt16(26)) + Int(header.zipUInt16(28))
-        guard start + member.compressedSize <= file.size else {
+        guard member.compressedSize <= file.size - start else {
             throw ImportError(
                 .truncated, "entry \(member.path)'s data reaches byte \(start + member.compressedSize), beyond the file's end (\(file.size) bytes)",
                 file: file.name, position: .byteOffset(start))
@@ -76,7 +76,7 @@ enum ZipCentralDirectory {
         var end = EndRecord(entryCount: Int(record.zipUInt16(10)), directoryOffset: Int(record.zipUInt32(16)), directorySize: Int(record.zipUInt32(12)))
         var disks = (record.zipUInt16(4), record.zipUInt16(6))
         if at >= 20, tail.zipUInt32(at - 20) == 0x0706_4B50 {
-            let zip64At = Int(tail.zipUInt64(at - 20 + 8))
+            let zip64At = Int(clamping: tail.zipUInt64(at - 20 + 8))
             let zip64 = try file.bytes(at: zip64At, count: 56)
             guard zip64.count == 56, zip64.zipUInt32(0) == 0x0606_4B50 else {
                 throw damaged("the ZIP64 end record is missing at byte \(zip64At)", at: zip64At, in: file)
@@ -89,7 +89,7 @@ enum ZipCentralDirectory {
         guard disks == (0, 0) else {
             throw ImportError(.archive, "a zip archive split across several files (multi-part zip): join the parts into one archive first", file: file.name)
         }
-        guard end.directoryOffset + end.directorySize <= file.size else {
+        guard end.directorySize <= file.size && end.directoryOffset <= file.size - end.directorySize else {
             throw damaged("the central directory (\(end.directorySize) bytes at byte \(end.directoryOffset)) lies beyond the end of the file", at: tailStart + at, in: file)
         }
         return end

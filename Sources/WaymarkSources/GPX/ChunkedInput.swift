@@ -8,10 +8,10 @@ import Darwin
 
 /// An open file descriptor, closed when the last reader sharing it is released. Immutable;
 /// `pread` at explicit offsets makes sharing it between copies safe.
-final class FileDescriptor: Sendable {
+package final class FileDescriptor: Sendable {
     let rawValue: Int32
 
-    init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
     deinit { close(rawValue) }
 }
@@ -50,7 +50,7 @@ final class ChunkStorage: @unchecked Sendable {
 
 /// Where the bytes come from. Files are read with `pread(2)` at the reader's own offset, so
 /// a copied reader (a value) continues independently of the original.
-enum ByteSource: Sendable {
+package enum ByteSource: Sendable {
     case file(FileDescriptor)
     case memory([UInt8])
 

@@ -16,8 +16,8 @@ import Darwin
 /// correctly rounded. Longer mantissas (Garmin writes 30-digit coordinates) take
 /// ``EiselLemire``; what it leaves undecided, and numbers with an exponent, go to `strtod` on a
 /// stack copy.
-enum DecimalParser {
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+package enum DecimalParser {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let n = bytes.count
         guard n > 0 else { return nil }
         var i = 0

@@ -5,7 +5,7 @@ import WaymarkCore
 // an error needs them.
 extension XMLScanner {
     /// The line and column of buffer index `index` (which must not have been retired).
-    func location(at index: Int) -> SourceLocation {
+    package func location(at index: Int) -> SourceLocation {
         var newlines = 0
         var last = -1
         for k in 0..<min(index, end) where base[k] == 0x0A {
@@ -19,16 +19,16 @@ extension XMLScanner {
         return SourceLocation(file: fileName, line: retiredLines + 1, column: columnCarry + scalars(0, index) + 1)
     }
 
-    func location(atOffset offset: Int) -> SourceLocation {
+    package func location(atOffset offset: Int) -> SourceLocation {
         location(at: max(0, offset - retiredBytes))
     }
 
-    func error(_ code: GPXError.Code, _ message: String, at index: Int) -> GPXError {
+    package func error(_ code: GPXError.Code, _ message: String, at index: Int) -> GPXError {
         GPXError(code: code, message: message, location: location(at: index))
     }
 
     /// Up to 40 scalars of the bytes `from..<to`, for messages.
-    func quoted(_ from: Int, _ to: Int) -> String {
+    package func quoted(_ from: Int, _ to: Int) -> String {
         let count = min(max(0, to - from), 120)
         var text = String(decoding: UnsafeBufferPointer(start: base + from, count: count), as: UTF8.self)
         if text.unicodeScalars.count > 40 || count < to - from {
@@ -44,7 +44,7 @@ extension XMLScanner {
         return String(decoding: openNames[from..<to], as: UTF8.self)
     }
 
-    var currentName: String { quoted(nameStart, nameEnd) }
+    package var currentName: String { quoted(nameStart, nameEnd) }
 
     func endOfFileError(_ what: String, at index: Int) -> GPXError {
         let inside = openStarts.isEmpty ? "" : " inside <\(openName(openStarts.count - 1))>"

@@ -19,8 +19,8 @@ import Darwin
 /// Indices are into the chunk buffer and are valid until the next refill, that is, until the
 /// next call that reads. Locations are computed only when an error is reported: the scanner
 /// counts newlines in each chunk as it retires it, and counts the rest on demand.
-struct XMLScanner: Sendable {
-    enum Markup: Equatable, Sendable {
+package struct XMLScanner: Sendable {
+    package enum Markup: Equatable, Sendable {
         /// A start tag; its name and attributes are in `nameStart…`, `attributes`, and
         /// `selfClosing` says whether it was `<…/>` (then no end tag follows).
         case start
@@ -30,22 +30,22 @@ struct XMLScanner: Sendable {
         case endOfInput
     }
 
-    struct Attribute: Sendable {
-        var nameStart: Int
-        var nameEnd: Int
-        var valueStart: Int
-        var valueEnd: Int
+    package struct Attribute: Sendable {
+        package var nameStart: Int
+        package var nameEnd: Int
+        package var valueStart: Int
+        package var valueEnd: Int
         /// Whether the value contains `&` (needs decoding).
-        var hasReference: Bool
+        package var hasReference: Bool
     }
 
-    let fileName: String
+    package let fileName: String
     private var source: ByteSource
     private var sourceOffset = 0
     private var storage: ChunkStorage
     /// `storage.pointer`, cached for the hot loops; it follows `storage` through every copy and
     /// growth, so it is as safe to send as `storage`.
-    nonisolated(unsafe) private(set) var base: UnsafeMutablePointer<UInt8>
+    nonisolated(unsafe) package private(set) var base: UnsafeMutablePointer<UInt8>
     private let chunkSize: Int
     /// The most bytes one token (a tag, a kept text) may occupy.
     let maxTokenBytes: Int
@@ -73,19 +73,19 @@ struct XMLScanner: Sendable {
     private(set) var rootSeen = false
 
     // The last start tag.
-    private(set) var tagStart = 0
-    private(set) var nameStart = 0
-    private(set) var localNameStart = 0
-    private(set) var nameEnd = 0
-    private(set) var selfClosing = false
-    private(set) var attributes: [Attribute] = []
+    package private(set) var tagStart = 0
+    package private(set) var nameStart = 0
+    package private(set) var localNameStart = 0
+    package private(set) var nameEnd = 0
+    package private(set) var selfClosing = false
+    package private(set) var attributes: [Attribute] = []
 
     /// The text `readText()` kept, references and CDATA decoded.
-    private(set) var text: [UInt8] = []
+    package private(set) var text: [UInt8] = []
     /// Absolute offset of the kept text's first byte (for error locations).
-    private(set) var textStartOffset = 0
+    package private(set) var textStartOffset = 0
 
-    init(source: ByteSource, fileName: String, chunkSize: Int, maxTokenBytes: Int = 1 << 20) {
+    package init(source: ByteSource, fileName: String, chunkSize: Int, maxTokenBytes: Int = 1 << 20) {
         self.source = source
         self.fileName = fileName
         self.chunkSize = max(1, chunkSize)
@@ -98,13 +98,13 @@ struct XMLScanner: Sendable {
         openStarts.reserveCapacity(16)
     }
 
-    var depth: Int { openStarts.count }
+    package var depth: Int { openStarts.count }
 
     // MARK: - Input
 
     /// Reads the first bytes and skips a UTF-8 byte order mark. Throws on an empty file and on
     /// UTF-16 or UTF-32 input.
-    mutating func start() throws {
+    package mutating func start() throws {
         var i = try ensure(4, at: 0)
         if end - i >= 3, base[i] == 0xEF, base[i + 1] == 0xBB, base[i + 2] == 0xBF {
             i += 3
@@ -215,7 +215,7 @@ struct XMLScanner: Sendable {
 
     /// Skips text, comments, processing instructions, CDATA and a DOCTYPE up to the next start
     /// or end tag, and reads it.
-    mutating func nextMarkup() throws -> Markup {
+    package mutating func nextMarkup() throws -> Markup {
         var i = pos
         while true {
             if openStarts.isEmpty {
@@ -277,7 +277,7 @@ struct XMLScanner: Sendable {
     }
 
     /// Skips the content and end tag of the element whose start tag was just read.
-    mutating func skipElement() throws {
+    package mutating func skipElement() throws {
         let level = openStarts.count
         while openStarts.count >= level { _ = try nextMarkup() }
     }
@@ -285,7 +285,7 @@ struct XMLScanner: Sendable {
     /// Reads the text content of the element whose start tag was just read, through its end
     /// tag, into `text`: references decoded, CDATA kept, comments dropped. A child element is
     /// an error.
-    mutating func readText() throws {
+    package mutating func readText() throws {
         text.removeAll(keepingCapacity: true)
         var i = pos
         mark = i
@@ -571,6 +571,6 @@ private func nameClass(_ b: UInt8) -> UInt8 {
 
 /// XML whitespace: space, tab, line feed, carriage return.
 @inline(__always)
-func isWhitespace(_ b: UInt8) -> Bool {
+package func isWhitespace(_ b: UInt8) -> Bool {
     b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D
 }

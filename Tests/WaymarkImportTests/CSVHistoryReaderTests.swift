@@ -114,6 +114,9 @@ import WaymarkImport
         #expect(notATime.error?.code == .invalidValue)
         #expect(notATime.error?.position == .line(2, column: 3))
         #expect(notATime.error?.message.hasPrefix("column \"time\": time \"yesterday\" is not a time") == true)
+        // 70928090000 s is in the year 4217, past what a timestamp holds: not a time, not a trap.
+        let tooLate = read("lat,lon,time\n47.1,8.2,70928090000\n")
+        #expect(tooLate.error?.position == .line(2, column: 3))
     }
 
     @Test func aDateColumnAloneHoldsWholeTimestamps() {

@@ -2,8 +2,9 @@ import WaymarkCore
 
 /// The times a CSV column may hold: an RFC 3339 instant (`2024-03-01T08:15:00Z`, a zone
 /// optional, UTC without one), the same with a space for the `T` (`2024-03-01 08:15:00.5`,
-/// UTC unless a zone follows), or a Unix epoch count: seconds below 10^11 (before the year
-/// 5138), milliseconds from 10^11 (after 1973-03-03) up to 10^14.
+/// UTC unless a zone follows), or a Unix epoch count: seconds below 10^11, milliseconds from
+/// 10^11 (1973-03-03 in milliseconds) up to 10^14; a count past 2262 (the end of `Timestamp`)
+/// is not a time.
 enum CSVTime {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard let first = bytes.first else { return nil }
@@ -48,10 +49,12 @@ enum CSVTime {
             }
             guard index == bytes.count else { return nil }
         }
-        if whole < 100_000_000_000 {
-            return Timestamp(nanosecondsSince1970: whole * 1_000_000_000 + fraction)
-        }
-        return Timestamp(nanosecondsSince1970: whole * 1_000_000 + fraction / 1000)
+        // Seconds below 10^11, milliseconds above; nil past what a Timestamp holds (2262).
+        let (unit, scaled) = whole < 100_000_000_000 ? (Int64(1_000_000_000), fraction) : (1_000_000, fraction / 1000)
+        let (nanoseconds, overflow) = whole.multipliedReportingOverflow(by: unit)
+        let (total, sumOverflow) = nanoseconds.addingReportingOverflow(scaled)
+        guard !overflow, !sumOverflow else { return nil }
+        return Timestamp(nanosecondsSince1970: total)
     }
 
     private static func withTCopy(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Timestamp?) -> Timestamp? {

@@ -84,6 +84,40 @@ import WaymarkTestSupport
         }
     }
 
+    @Test func aTruncatedFileKeepsWhatWasReadSaysWhereAndExitsNonZero() async throws {
+        let directory = try TemporaryDirectory()
+        let sample = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/WaymarkImportTests/Samples/google/Records.json").path
+        let text = try String(contentsOfFile: sample, encoding: .utf8)
+        // Cut inside the third location, after two complete ones.
+        let cut = try directory.write("Records.json", String(text[..<text.range(of: #""type" : "WALKING""#)!.lowerBound]))
+        let db = directory.path("w.sqlite")
+        let imported = try await runWaymark(["import", cut, "--device", "phone", "--db", db])
+        #expect(imported.status == 1)
+        #expect(imported.stdout.contains("stopped: \(cut):"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("imported 2 new, 0 already present"), "\(imported.stdout)")
+        let history = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "fix"])
+        #expect(history.stdoutLines.count == 2)
+    }
+
+    @Test func aFileOfNoKnownFormatIsRefusedFromItsFirstBytesWithNothingWritten() async throws {
+        let directory = try TemporaryDirectory()
+        // 64 MB of noise: refused from its first 16 KiB, before an import begins.
+        let noise = directory.path("photo.bin")
+        var generator = SplitMix64(seed: 40)
+        var bytes = [UInt8](repeating: 0, count: 64 << 20)
+        for index in stride(from: 0, to: bytes.count, by: 8) {
+            withUnsafeBytes(of: generator.next()) { word in for offset in 0..<8 { bytes[index + offset] = word[offset] } }
+        }
+        FileManager.default.createFile(atPath: noise, contents: Data(bytes))
+        let db = directory.path("w.sqlite")
+        let refused = try await runWaymark(["import", noise, "--device", "phone", "--db", db])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("photo.bin"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("not a") || refused.stderr.contains("unknown") || refused.stderr.contains("no format"), "\(refused.stderr)")
+        let imports = try await runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [db, "SELECT count(*) FROM imports"])
+        #expect(imports.stdout == "0\n", "\(imports.stdout)\(imports.stderr)")
+    }
+
     @Test func aKilledImportResumedByTheSameCommandCompletesWithoutDuplicates() async throws {
         let directory = try TemporaryDirectory()
         let records = directory.path("Records.json")

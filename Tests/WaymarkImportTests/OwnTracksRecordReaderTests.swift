@@ -57,6 +57,11 @@ import WaymarkImport
         #expect(result.error?.code == .syntax)
         let column = Self.prefix.count + "{\"_type\":\"location\",\"lat\":47.1,".count + 1
         #expect(result.error?.position == .line(2, column: column))
+        #expect(result.error?.message.hasPrefix("invalid JSON: ") == true)
+        #expect(result.error?.message.contains("column") == false)
+        let empty = read(Self.prefix + "\n")
+        #expect(empty.error?.code == .syntax)
+        #expect(empty.error?.position == .line(1, column: Self.prefix.count + 1))
     }
 
     @Test func aBadLocationIsAnErrorNamingItsMemberAndColumn() {

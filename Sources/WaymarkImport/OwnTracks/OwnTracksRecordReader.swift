@@ -74,8 +74,16 @@ public struct OwnTracksRecordReader: HistoryReader {
             skippedMessages[type, default: 0] += 1
             return
         }
-        let code: ImportError.Code = failure.code == .jsonSyntax || failure.code == .emptyBody ? .syntax : .invalidValue
-        throw error(code, failure.description, column: jsonColumn + max(failure.column, 1) - 1)
+        let column = jsonColumn + max(failure.column, 1) - 1
+        switch failure.code {
+        case .jsonSyntax:
+            // The decoder's message counts columns in the JSON; this one names the line's.
+            var message = failure.message
+            do { _ = try JSONParser.parse(json) } catch { message = error.message }
+            throw self.error(.syntax, "invalid JSON: \(message)", column: column)
+        case .emptyBody: throw error(.syntax, "expected a JSON message after the second TAB", column: column)
+        default: throw error(.invalidValue, failure.description, column: column)
+        }
     }
 
     /// The 1-based column, in Unicode scalars, of the byte at `index`.

@@ -65,9 +65,14 @@ public enum Daemon {
         let configuredOutputs = configuration.outputs
         try await store.offPool { store in for output in configuredOutputs { try store.saveConfiguredOutput(output) } }
         let outputService = OutputService(store: store, feed: feed, directory: directory, network: network, logger: logger)
+        // Uploaded history (`POST /v1/imports`) evaluated as `waymark import` evaluates it.
+        let imports = HistoryImports(
+            store: store, uploads: folder(of: configuration.database) + "/imports",
+            subscribers: configuration.subscriptions.map { Subscriber(id: .subscription($0.name), services: $0.services) },
+            settings: configuration.pipeline, clock: clock, logger: logger)
         let state = DaemonState(
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,
-            outputService: outputService)
+            outputService: outputService, historyImports: imports)
         handlerQueries.answer(with: state)
         try await state.reloadHandlers()
 

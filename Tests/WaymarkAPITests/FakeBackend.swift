@@ -33,6 +33,8 @@ final class FakeBackend: DaemonBackend {
         var registrations: [String] = []
         /// What `explainEvent` answers, by event id.
         var explanations: [Int64: EventExplainAnswer] = [1: FakeBackend.sampleExplanation]
+        /// What `imports()` answers; nil: 501.
+        var imports: HistoryImports?
     }
 
     let state: Mutex<State>
@@ -175,6 +177,14 @@ final class FakeBackend: DaemonBackend {
         let echo = "\(request.format.rawValue) \(request.device) \(request.from?.rfc3339 ?? "-") \(request.to?.rfc3339 ?? "-")"
         guard request.format == .stats else { return Array(echo.utf8) }
         return Array(#"{"points":3,"segments":1,"distance":12.5,"asked":"\#(echo)"}"#.utf8)
+    }
+
+    /// The imports a test set up over a real store (`ImportRouteTests`); 501 otherwise, as in a fleet.
+    func imports() async throws -> HistoryImports {
+        guard let imports = state.withLock({ $0.imports }) else {
+            throw APIError(.notImplemented, code: "not-in-fleet", message: "importing history files: no imports in this fake")
+        }
+        return imports
     }
 
     func live() async -> AsyncStream<[HistoryEntry]> {

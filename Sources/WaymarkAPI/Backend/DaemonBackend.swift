@@ -39,6 +39,9 @@ public protocol DaemonBackend: Sendable {
     /// A device's history through the export code: the file's bytes (`stats`: the statistics'
     /// JSON). Throws `APIError` 404 `empty-track` when the range holds no fix.
     func export(_ request: ExportRequest) async throws -> [UInt8]
+    /// The imports of history files into the store (`POST /v1/imports`, docs/import.md). Throws
+    /// `APIError` 501 where there are none (the fleet).
+    func imports() async throws -> HistoryImports
     /// Every device, by name (docs/devices.md).
     func devices() async throws -> [Device]
     /// Adds a device with a new secret, returned once. Throws `StoreError`

@@ -26,6 +26,9 @@ public struct APIServer: Service {
         /// Largest request body accepted (`POST /v1/regions`); larger ones get 413. 64 MiB holds
         /// the largest region files in use (Natural Earth admin-1, ~40 MB).
         public var maximumBodySize: Int
+        /// Largest upload `POST /v1/imports` takes (streamed to a file, never held in memory);
+        /// larger ones get 413. 4 GiB holds the largest Takeout exports reported (1.6 GB).
+        public var maximumUploadSize: Int64 = 4 << 30
         /// How often `/v1/stream` sends a comment when nothing else happens.
         public var heartbeatInterval: Duration
         /// Called once every listener is up, with where (the TCP port chosen for port 0).

@@ -24,6 +24,8 @@ struct DaemonState: DaemonBackend {
     let supervisor: HandlerSupervisor
     /// The outputs' workers: restarted from the store by every change made here.
     let outputService: OutputService
+    /// Uploaded history files being imported (`POST /v1/imports`).
+    let historyImports: HistoryImports
 
     func status() async -> DaemonStatus {
         let snapshot = pipeline.snapshot()
@@ -168,6 +170,8 @@ struct DaemonState: DaemonBackend {
         let logger = Logger(label: "waymark.export")
         return try await store.offPool { _ in try HistoryExport.bytes(database: database, request: request, logger: logger) }
     }
+
+    func imports() async throws -> HistoryImports { historyImports }
 
     func live() async -> AsyncStream<[HistoryEntry]> { feed.subscribe() }
 

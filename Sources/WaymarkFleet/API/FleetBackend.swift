@@ -140,6 +140,12 @@ struct FleetBackend: DaemonBackend {
         throw Self.notInFleet("the energy ledger", "it accounts for the radios of the machine running the daemon; fleet nodes have none")
     }
 
+    func imports() async throws -> HistoryImports {
+        throw Self.notInFleet(
+            "importing history files",
+            "an import writes a daemon's SpatiaLite store; import into a SQLite store with `waymark import --db FILE` and move it into the fleet with `waymark fleet import`")
+    }
+
     func handlers() async -> [String] { [] }
 
     func registerHandler(_ body: [UInt8], replace: Bool) async throws -> String { throw Self.noHandlers }

@@ -276,6 +276,8 @@ public struct JSONHistoryReader: HistoryReader {
         } else if locations && has("timestamp") {
             kind = .records
             shape = .googleRecords
+        } else if keys == ["(not an object)"] {
+            throw unknown(locations ? "its locations array holds values that are not objects" : "it is an array of values that are not objects")
         } else {
             let what = locations ? "its locations array holds" : "it is an array of"
             throw unknown("\(what) objects with keys \(keys.prefix(12).joined(separator: ", ")), not Google's locations, segments or GeoJSON features")

@@ -35,7 +35,8 @@ def available_memory():
 
 
 def timed(command, env, stdout_path):
-    """Runs command under /usr/bin/time -v; (wall seconds, peak RSS bytes, CPU seconds, exit status)."""
+    """Runs command under /usr/bin/time -v; (wall seconds, peak RSS bytes, CPU seconds, exit status, context
+    switches (voluntary: waits for I/O or locks; involuntary: the CPU taken by other processes))."""
     report = stdout_path + ".time"
     start = time.perf_counter()
     with open(stdout_path, "w") as out, open(stdout_path + ".err", "w") as err:
@@ -44,7 +45,9 @@ def timed(command, env, stdout_path):
     text = open(report).read()
     peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) * 1024
     cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", text))
-    return wall, peak, cpu, status
+    switches = {kind: int(re.search(kind.capitalize() + r" context switches: (\d+)", text).group(1))
+                for kind in ("voluntary", "involuntary")}
+    return wall, peak, cpu, status, switches
 
 
 def last_json(path, kind="done"):
@@ -111,14 +114,14 @@ class Bench:
             store = stores(index)
             out = os.path.join(self.work, f"{name}-{index}.out")
             command = [self.waymark, "import", path, "--device", self.args.device, self.store_flag, store, "--json", *extra]
-            wall, peak, cpu, status = timed(command, self.env, out)
+            wall, peak, cpu, status, switches = timed(command, self.env, out)
             done = last_json(out)
             if status != 0 or done is None:
                 sys.exit(f"{name}: `{' '.join(command)}` exited with {status}:\n{tail(out + '.err')}\n{tail(out)}")
             runs.append({"seconds": wall, "peak_rss_bytes": peak, "cpu_seconds": cpu, "added": done.get("added"),
                          "present": done.get("present"), "events": done.get("events"), "store_bytes": self.store_bytes(store),
-                         "done": done})
-            print(f"# {name} run {index + 1}/{repeat}: {wall:.1f} s, {peak / 1e6:.0f} MB peak, "
+                         "switches": switches, "done": done})
+            print(f"# {name} run {index + 1}/{repeat}: {wall:.1f} s, CPU {cpu:.1f} s, {peak / 1e6:.0f} MB peak, "
                   f"added {done.get('added')}, present {done.get('present')}", file=sys.stderr, flush=True)
         seconds = statistics.median(r["seconds"] for r in runs)
         size = os.path.getsize(path)
@@ -129,7 +132,7 @@ class Bench:
                   "cpu_seconds": round(statistics.median(r["cpu_seconds"] for r in runs), 2),
                   "added": [r["added"] for r in runs], "present": [r["present"] for r in runs],
                   "events": [r["events"] for r in runs],
-                  "store_bytes": runs[-1]["store_bytes"], "done": runs[-1]["done"]}
+                  "store_bytes": runs[-1]["store_bytes"], "switches": runs[-1]["switches"], "done": runs[-1]["done"]}
         self.emit(result)
         return result
 
@@ -209,19 +212,19 @@ def report(manifest, first, again, reread, gpx, json_load, ijson, gpxpy):
                                         ("re-import, same file, same store", again),
                                         ("re-import with --reread (every fix read again)", reread),
                                         ("import of the same points as GPX, regions on", gpx)) if r]
-    print("\n| run | file | records | seconds (median) | MB/s | records/s | peak RSS | added | already present |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("\n| run | file | records | seconds (median) | CPU s | MB/s | records/s | peak RSS | added | already present |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, r in rows:
-        print(f"| {label} | {mb(r['bytes'])} | {r['records']:,} | {r['seconds']:.1f} (of {r['runs']}) | {r['mb_per_second']} | "
+        print(f"| {label} | {mb(r['bytes'])} | {r['records']:,} | {r['seconds']:.1f} (of {r['runs']}) | {r['cpu_seconds']:.1f} | {r['mb_per_second']} | "
               f"{r['records_per_second']:,} | {mb(r['peak_rss_bytes'])} | {num(r['added'][-1])} | {num(r['present'][-1])} |")
     for label, r in (("Python json.load", json_load), ("ijson", ijson), ("gpxpy (GPX)", gpxpy)):
         if r is None:
             continue
         if "skipped" in r:
-            print(f"| {label} | | | skipped: {r['skipped']} | | | | | |")
+            print(f"| {label} | | | skipped: {r['skipped']} | | | | | | |")
             continue
         count = r.get("records", r.get("points"))
-        print(f"| {r.get('parser', label)}{' *' if r.get('note') else ''} | {mb(r['bytes'])} | {count:,} | {r['seconds']:.1f} | "
+        print(f"| {r.get('parser', label)}{' *' if r.get('note') else ''} | {mb(r['bytes'])} | {count:,} | {r['seconds']:.1f} | | "
               f"{r['mb_per_second']} | {round(count / r['seconds']):,} | {mb(r['peak_rss_bytes'])} | | |")
     notes = [f"* {r.get('parser', r['name'])} {r['note']}" for r in (json_load, ijson, gpxpy) if r and r.get("note")]
     for note in notes:
@@ -238,7 +241,8 @@ def report(manifest, first, again, reread, gpx, json_load, ijson, gpxpy):
     print(f"\nRecords.json {mb(manifest['bytes'])} ({manifest['records']:,} records, {span}, "
           f"{manifest['timestampMs_records']:,} with timestampMs, {manifest['activity_records']:,} with activity; "
           f"{manifest['region_count']} regions; make_takeout.py --seed {manifest['seed']}): "
-          f"first import {first['seconds']:.1f} s ({first['mb_per_second']} MB/s, {first['records_per_second']:,} records/s), "
+          f"first import {first['seconds']:.1f} s ({first['mb_per_second']} MB/s, {first['records_per_second']:,} records/s; "
+          f"CPU {first['cpu_seconds']:.1f} s, {first['switches']['involuntary']:,} involuntary context switches), "
           f"peak RSS {mb(first['peak_rss_bytes'])}, added {num(first['added'][-1])}, {num(first['events'][-1])} events; "
           f"targets ≤ 90 s for 1.5 GB and ≤ 256 MB: time {verdict(first['seconds'] * 1.5e9 / manifest['bytes'] <= 90)}"
           f"{'' if manifest['bytes'] >= 1.4e9 else ' (scaled to 1.5 GB)'}, memory {verdict(first['peak_rss_bytes'] <= 256 * 2**20)}")
@@ -256,7 +260,7 @@ def report(manifest, first, again, reread, gpx, json_load, ijson, gpxpy):
                f"{gpx['records_per_second']:,} points/s), peak RSS {mb(gpx['peak_rss_bytes'])}, added {num(gpx['added'][-1])}"
         if gpxpy and "skipped" not in gpxpy:
             line += f"; gpxpy {gpxpy['mb_per_second']} MB/s{' (smaller file)' if gpxpy.get('note') else ''}, " \
-                    f"{gpx['mb_per_second'] / gpxpy['mb_per_second']:.0f}× slower than the import"
+                    f"peak RSS {mb(gpxpy['peak_rss_bytes'])}: the import runs at {gpx['mb_per_second'] / gpxpy['mb_per_second']:.1f}× its rate"
         print(line)
     for r in (json_load, ijson):
         if r and "skipped" not in r:

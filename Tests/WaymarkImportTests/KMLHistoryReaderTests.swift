@@ -151,7 +151,9 @@ import WaymarkImport
         ("<gx:coord>1 2 3 4</gx:coord>", "more than one position"),
     ])
     func badPositionsAreInvalidValuesAtTheirText(_ coord: String, _ reason: String) {
-        let (_, error) = Self.read(Self.kml("<Placemark><gx:Track><when>2020-01-01T00:00:00Z</when>\n  \(coord)</gx:Track></Placemark>"))
+        let document = Self.kml("<Placemark><gx:Track><when>2020-01-01T00:00:00Z</when>\n  \(coord)</gx:Track></Placemark>")
+        let (_, error) = Self.read(document)
+        #expect(Self.read(document, bufferSize: 7).error == error)
         #expect(error?.code == .invalidValue)
         #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
         #expect(error?.position == .line(5, column: 13))
@@ -164,16 +166,18 @@ import WaymarkImport
         #expect(error?.position == .line(4, column: 29))
     }
 
-    @Test func aTrackWithMoreTimesThanPositionsIsRefusedAtTheTrack() {
-        let (fixes, error) = Self.read(Self.kml("""
+    @Test func aTrackWithMoreTimesThanPositionsIsRefusedAtItsEnd() {
+        let document = Self.kml("""
             <Placemark>
               <gx:Track><when>2020-01-01T00:00:00Z</when><when>2020-01-01T00:00:01Z</when><gx:coord>1 2</gx:coord></gx:Track>
             </Placemark>
-            """))
+            """)
+        let (fixes, error) = Self.read(document)
+        #expect(Self.read(document, bufferSize: 7).error == error)
         #expect(fixes.count == 1)
         #expect(error?.code == .invalidValue)
         #expect(error?.message.contains("2 <when> but 1 <gx:coord>") == true)
-        #expect(error?.position == .line(5, column: 3))
+        #expect(error?.position == .line(5, column: 103))  // its end tag
     }
 
     @Test func otherDocumentsAreNotKML() {

@@ -106,6 +106,7 @@ import WaymarkImport
     ])
     func badValuesAreInvalidValues(_ trackpoint: String, _ message: String, _ unused: Int) {
         let (_, error) = Self.read(Self.tcx(Self.point() + "\n" + trackpoint))
+        #expect(Self.read(Self.tcx(Self.point() + "\n" + trackpoint), bufferSize: 7).error == error)
         #expect(error?.code == .invalidValue)
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
         if case .line(let line, _) = error?.position { #expect(line == 5) } else { Issue.record("no line") }

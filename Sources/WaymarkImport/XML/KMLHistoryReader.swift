@@ -34,7 +34,6 @@ public struct KMLHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
     private var timeStamp: Int?
     private var point: Int?
     private var track: Int?
-    private var trackPosition: ImportError.Position = .none
     private var placemarkTime: Timestamp?
     private var placemarkHasTime = false
     private var placemarkPosition: KMLPosition?
@@ -86,7 +85,6 @@ public struct KMLHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
         } else if scanner.isNamed("Track") {
             if !scanner.selfClosing {
                 track = depth
-                trackPosition = scanner.tagPosition
                 trackTimes = 0
                 trackPositions = 0
             }
@@ -165,7 +163,7 @@ public struct KMLHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
             throw ImportError(
                 .invalidValue,
                 "this track has \(trackTimes) <when> but \(trackPositions) <gx:coord>; KML pairs them one to one",
-                file: scanner.fileName, position: trackPosition)
+                file: scanner.fileName, position: scanner.tagPosition)
         }
     }
 

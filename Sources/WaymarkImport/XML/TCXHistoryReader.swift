@@ -61,7 +61,6 @@ public struct TCXHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
         var altitude: Double?
         var speed: Double?
         var position: Int?
-        var positionStart: ImportError.Position = .none
         while scanner.depth >= level {
             guard try scanner.nextMarkup() == .start else {
                 if let start = position, scanner.depth < start {
@@ -70,7 +69,7 @@ public struct TCXHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
                         throw ImportError(
                             .invalidValue,
                             "<Position> has \(latitude == nil ? "LongitudeDegrees but no LatitudeDegrees" : "LatitudeDegrees but no LongitudeDegrees")",
-                            file: scanner.fileName, position: positionStart)
+                            file: scanner.fileName, position: scanner.tagPosition)
                     }
                 }
                 continue
@@ -86,7 +85,6 @@ public struct TCXHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
                 }
             } else if depth == level, scanner.isNamed("Position"), !scanner.selfClosing {
                 position = scanner.depth
-                positionStart = scanner.tagPosition
             } else if let start = position, depth == start, scanner.isNamed("LatitudeDegrees") {
                 latitude = try decimal("LatitudeDegrees", range: -90...90)
             } else if let start = position, depth == start, scanner.isNamed("LongitudeDegrees") {

@@ -67,9 +67,10 @@ extension XMLScanner {
         return .line(location.line, column: location.column)
     }
 
-    /// Where the current start tag starts.
+    /// Where the start or end tag just read starts. It counts the buffer's lines up to there:
+    /// for errors and rare events, not for every element.
     var tagPosition: ImportError.Position {
-        let location = location(at: tagStart)
+        let location = markupLocation
         return .line(location.line, column: location.column)
     }
 

@@ -19,6 +19,9 @@ extension XMLScanner {
         return SourceLocation(file: fileName, line: retiredLines + 1, column: columnCarry + scalars(0, index) + 1)
     }
 
+    /// Where the start or end tag just read begins (its `<`).
+    package var markupLocation: SourceLocation { location(at: mark) }
+
     package func location(atOffset offset: Int) -> SourceLocation {
         location(at: max(0, offset - retiredBytes))
     }

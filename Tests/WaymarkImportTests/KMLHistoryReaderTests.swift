@@ -64,6 +64,11 @@ import WaymarkImport
         #expect(a.error == nil && b.error == nil)
     }
 
+    @Test(arguments: ["google-earth-track.kml", "placemark-timestamps.kml", "linestring-only.kml"])
+    func cutsAndChangesReadTheSameWithATinyBuffer(_ name: String) throws {
+        S.checkCuts(try S.bytes(name), stride: 5) { KMLHistoryReader(bytes: $0, name: name, bufferSize: $1) }
+    }
+
     @Test func aLineStringOnlyDocumentIsRefusedSayingWhatToExport() throws {
         var reader = try KMLHistoryReader(path: S.path("linestring-only.kml"), name: "paths.kml")
         let (fixes, error) = S.readAll(&reader)

@@ -56,6 +56,12 @@ import WaymarkImport
         #expect(S.readAll(&chunked).fixes == a.fixes)
     }
 
+    @Test func cutsAndChangesReadTheSameWithATinyBuffer() throws {
+        S.checkCuts(try S.bytes("garmin-activity.tcx"), stride: 5) {
+            TCXHistoryReader(bytes: $0, name: "a.tcx", bufferSize: $1)
+        }
+    }
+
     @Test func aCourseTrackpointWithoutTimeIsCounted() {
         let (fixes, error) = Self.read(Self.tcx(
             "<Trackpoint><Position><LatitudeDegrees>1</LatitudeDegrees><LongitudeDegrees>2</LongitudeDegrees></Position></Trackpoint>"

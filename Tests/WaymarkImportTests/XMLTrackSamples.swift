@@ -44,6 +44,33 @@ enum XMLTrackSamples {
 
     static func time(_ text: String) -> Timestamp { Timestamp(rfc3339: text)! }
 
+    /// Reads every prefix of `bytes` cut at every `stride`-th byte (and with one byte changed
+    /// there) with the default buffer and a 7-byte one, as the fuzz target does for GPX: the two
+    /// must give the same fixes and the same error, and every prefix of a complete document
+    /// must stop with an error after the fixes of the whole document's start.
+    static func checkCuts<Reader: HistoryReader>(
+        _ bytes: [UInt8], stride: Int, _ make: ([UInt8], Int) -> Reader
+    ) {
+        var whole = make(bytes, 1 << 18)
+        let complete = readAll(&whole).fixes
+        for cut in Swift.stride(from: 0, to: bytes.count, by: stride) {
+            var changed = bytes
+            changed[cut] = changed[cut] == UInt8(ascii: "<") ? UInt8(ascii: "x") : UInt8(ascii: "<")
+            for input in [Array(bytes[..<cut]), changed] {
+                var big = make(input, 1 << 18)
+                var small = make(input, 7)
+                let a = readAll(&big)
+                let b = readAll(&small)
+                #expect(a.fixes == b.fixes, "cut at \(cut)")
+                #expect(a.error == b.error, "cut at \(cut)")
+                if input.count == cut {
+                    #expect(a.error != nil, "a document cut at \(cut) read without an error")
+                    #expect(Array(complete.prefix(a.fixes.count)) == a.fixes, "cut at \(cut)")
+                }
+            }
+        }
+    }
+
     // MARK: - gpsbabel
 
     static let gpsbabel = "/usr/bin/gpsbabel"

@@ -7,7 +7,7 @@ import WaymarkAPI
 import WaymarkStore
 import WaymarkTestSupport
 
-/// `POST /v1/imports` and `GET /v1/imports[/{id}]` (docs/import.md, "Over the API") over a real
+/// `POST /v1/imports` and `GET /v1/imports[/{id}]` (docs/import/api.md) over a real
 /// SpatiaLite file and real uploads: the fixes land in the device's history, once.
 @Suite struct ImportRouteTests {
     /// A store in a temporary folder, with imports uploading beside it as the daemon's do.
@@ -122,6 +122,40 @@ import WaymarkTestSupport
         let result = try await runProcess(URL(fileURLWithPath: "/usr/bin/zip"), ["-j", "-q", zip, gpx.path])
         try #require(result.status == 0, "\(result.stderr)")
         return Array(try Data(contentsOf: URL(fileURLWithPath: zip)))
+    }
+
+    /// SHA-256 of a file, by coreutils' `sha256sum`.
+    static func sha256(_ path: String) async throws -> String {
+        let result = try await runProcess(URL(fileURLWithPath: "/usr/bin/sha256sum"), [path])
+        return String(result.stdout.prefix(64))
+    }
+
+    @Test func anInterruptedUploadImportIsResumedByTheSameBytes() async throws {
+        let setup = try Setup()
+        // What a daemon stopped mid-import leaves: the import and its file begun, under the
+        // upload's path, fingerprinted by the device and the file's digest.
+        let digest = try await Self.sha256(Self.gpx.path)
+        let fingerprint = try await Self.sha256(try setup.directory.write("fingerprint", "bike\n" + digest))
+        let path = setup.imports.uploads + "/device-bike/lakeside-ride.gpx"
+        let size = Int64(try Data(contentsOf: Self.gpx).count)
+        let (interrupted, _) = try setup.store.beginImport(
+            device: "bike", sources: [path], fingerprint: fingerprint, deliver: false, bytesTotal: size, at: .init(secondsSince1970: 1_700_000_000))
+        try setup.store.beginImportFile(interrupted.id, name: path, digest: digest, size: size)
+        try await setup.withClient { client in
+            let before = try APIRouterTests.json(try await client.execute(uri: "/v1/imports/\(interrupted.id)", method: .get).body)
+            #expect(before["state"] as? String == "reading")
+            #expect(before["running"] as? Bool == false)
+
+            let id = try Self.started(try await Self.upload(client, "device=bike&name=lakeside-ride.gpx", Array(try Data(contentsOf: Self.gpx))))
+            #expect(Int64(id) == interrupted.id, "the same bytes take up the interrupted import")
+            let done = try await Self.finished(client, id)
+            #expect(done["state"] as? String == "done")
+            #expect(done["added"] as? Int == Self.gpxPoints)
+            let files = try #require(done["files"] as? [[String: Any]])
+            #expect(files.count == 1, "the file's row is taken up, not doubled: \(files)")
+            #expect(files.first?["state"] as? String == "done")
+            #expect(try setup.fixes(of: "bike") == Self.gpxPoints)
+        }
     }
 
     @Test func aZipIsReadByItsContent() async throws {

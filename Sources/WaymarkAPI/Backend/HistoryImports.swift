@@ -31,7 +31,6 @@ public final class HistoryImports: Sendable {
         /// How the imports that ended in this process ended (their skipped entries and
         /// failures, which the store does not keep), by id; the newest `keptOutcomes`.
         var outcomes: [Int64: ImportOutcome] = [:]
-        var nextUpload = 0
     }
 
     private struct Job {
@@ -74,8 +73,9 @@ public final class HistoryImports: Sendable {
     public func reserve(device: String) throws -> Slot {
         let taken: (Int64?, String?) = state.withLock { state in
             if let job = state.running[device] { return (job.progress?.importID, nil) }
-            state.nextUpload += 1
-            let folder = "\(uploads)/\(state.nextUpload)-\(UUID().uuidString.prefix(8).lowercased())"
+            // The same for each upload of the device (one runs at a time), so the same bytes
+            // under the same name resume an interrupted import file by file, as the same command does.
+            let folder = "\(uploads)/device-\(device)"
             state.running[device] = Job(folder: folder)
             return (nil, folder)
         }
@@ -163,7 +163,7 @@ public final class HistoryImports: Sendable {
         return APIError(status, code: error.code.rawValue, message: error.description, details: details)
     }
 
-    /// `text` with an upload's path (`<uploads>/<n>-<id>/name`) shown as its name.
+    /// `text` with an upload's path (`<uploads>/device-<device>/name`) shown as its name.
     static func shown(_ text: String, folder: String) -> String {
         text.replacingOccurrences(of: folder + "/", with: "")
     }

@@ -6,7 +6,7 @@ extension APIServer {
     /// `POST /v1/imports?device=NAME`: the body (any format `waymark import` reads, zip
     /// included) streamed to a private file beside the database, then imported on a thread of
     /// its own; 202 with the import's id once it has begun. `GET /v1/imports[/{id}]`: progress
-    /// and records (docs/import.md, "Over the API").
+    /// and records (docs/import/api.md).
     static func addImportRoutes(
         to routes: inout RouteTable<BasicRequestContext>, backend: some DaemonBackend, configuration: Configuration
     ) {

@@ -143,7 +143,7 @@ struct FleetBackend: DaemonBackend {
     func imports() async throws -> HistoryImports {
         throw Self.notInFleet(
             "importing history files",
-            "an import writes a daemon's SpatiaLite store; import into a SQLite store with `waymark import --db FILE` and move it into the fleet with `waymark fleet import`")
+            "an import writes a daemon's SpatiaLite store; import into a SQLite store with `waymark import FILE --device NAME --db STORE`, then move it in with `waymark fleet import --db STORE`")
     }
 
     func handlers() async -> [String] { [] }

@@ -28,8 +28,11 @@ import WaymarkImport
         (#"{"locations": [], }"#, .syntax),
         (#"{"rawSignals": [{"position": {"LatLng": "47.1°, 8.1°", "timestamp": "2024-01-01T00:00:00Z"}}, "#, .truncated),
         (#"{"rawSignals": [{"position": {"LatLng": "47.1° 8.1°"}}]}"#, .invalidValue),
-        ("{\"timelineEdits\": [{\"rawSignal\": \"a\u{01}\"}]}", .syntax),
-        (#"{"timelineEdits": [{"rawSignal": "\q"}]}"#, .syntax),
+        ("{\"timelineEdits\": [{\"deviceId\": \"a\u{01}\"}]}", .syntax),
+        (#"{"timelineEdits": [{"deviceId": "\q"}]}"#, .syntax),
+        (#"{"timelineObjects": [{"activitySegment": {"activities": [1]}}]}"#, .invalidValue),
+        (#"{"locations": [{"latitudeE7": 1, "longitudeE7": 1, "timestampMs": "1"}, 5]}"#, .invalidValue),
+        (#"{"semanticSegments": [{"startTime": "2024-01-01T00:00:00Z", "timelinePath": [{"time": "2024-01-01T00:00:00Z"}]}]}"#, .invalidValue),
     ])
     func malformedDocumentsAreRefusedWithTheirCode(text: String, code: ImportError.Code) {
         let (_, error, _) = Read.read(text)

@@ -13,15 +13,7 @@ extension JSONCursor {
         failure(.invalidValue, "\(field): \(problem)", at: position)
     }
 
-    private mutating func kind() throws(JSONStop) -> String {
-        switch try peek() {
-        case UInt8(ascii: "{"): "an object"
-        case UInt8(ascii: "["): "an array"
-        case UInt8(ascii: "\""): "a string"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
-        default: "a number"
-        }
-    }
+    private mutating func kind() throws(JSONStop) -> String { Self.kind(startingWith: try peek()) ?? "not a value" }
 
     /// A number, or nil for null.
     mutating func double(_ field: StaticString) throws(JSONStop) -> Double? {

@@ -90,9 +90,19 @@ struct JSONCursor {
 
     /// Reads `{`; then `nextKey(in:)` until it returns nil.
     mutating func beginObject() throws(JSONStop) -> JSONContainer {
-        try expect(UInt8(ascii: "{"), "'{'")
-        try enter()
+        try open(UInt8(ascii: "{"), "an object")
         return JSONContainer()
+    }
+
+    /// Reads the opening bracket; another kind of value there is `invalidValue`, anything else `syntax`.
+    private mutating func open(_ bracket: UInt8, _ what: String) throws(JSONStop) {
+        let next = try peek()
+        guard next == bracket else {
+            guard let kind = Self.kind(startingWith: next) else { throw syntax("expected \(what), found \(describe(next))") }
+            throw failure(.invalidValue, "expected \(what), found \(kind)")
+        }
+        i += 1
+        try enter()
     }
 
     /// The next member's key, its `:` read; nil after the closing `}`.
@@ -117,8 +127,7 @@ struct JSONCursor {
 
     /// Reads `[`; then `nextElement(in:)` until it returns false.
     mutating func beginArray() throws(JSONStop) -> JSONContainer {
-        try expect(UInt8(ascii: "["), "'['")
-        try enter()
+        try open(UInt8(ascii: "["), "an array")
         return JSONContainer()
     }
 
@@ -137,6 +146,19 @@ struct JSONCursor {
         }
         array.first = false
         return true
+    }
+
+    /// The kind of JSON value a byte starts, for messages; nil when it starts none.
+    static func kind(startingWith byte: UInt8) -> String? {
+        switch byte {
+        case UInt8(ascii: "{"): "an object"
+        case UInt8(ascii: "["): "an array"
+        case UInt8(ascii: "\""): "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+        case UInt8(ascii: "n"): "null"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
+        default: nil
+        }
     }
 
     private mutating func enter() throws(JSONStop) {

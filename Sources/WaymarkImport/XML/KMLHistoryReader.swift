@@ -35,7 +35,6 @@ public struct KMLHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
     private var point: Int?
     private var track: Int?
     private var placemarkTime: Timestamp?
-    private var placemarkHasTime = false
     private var placemarkPosition: KMLPosition?
 
     // A track's times and positions not yet paired; one of the two is empty.
@@ -79,7 +78,6 @@ public struct KMLHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
             if !scanner.selfClosing {
                 placemark = depth
                 placemarkTime = nil
-                placemarkHasTime = false
                 placemarkPosition = nil
             }
         } else if scanner.isNamed("Track") {
@@ -108,7 +106,6 @@ public struct KMLHistoryReader: HistoryReader, XMLHistoryFormat, Sendable {
             scanner.isNamed("when")
         {
             placemarkTime = try scanner.withElementText { text, scanner throws(ImportError) in try kmlTime(text, in: scanner) }
-            placemarkHasTime = true
         } else if scanner.isNamed("Point"), !scanner.selfClosing {
             point = depth
         } else if let point, depth == point + 1 || scanner.selfClosing && depth == point,

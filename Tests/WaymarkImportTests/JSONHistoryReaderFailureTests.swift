@@ -132,4 +132,17 @@ import WaymarkImport
             #expect(error == nil, "\(text): \(error?.description ?? "")")
         }
     }
+
+    /// Real region files (polygons, no times) given to import: read whole, refused as history.
+    @Test(arguments: [("ne_50m_admin_0_countries.json", 241), ("manhattan.geojson", 37)])
+    func regionFilesAreNotHistory(file: String, features: Int) throws {
+        let path = SampleReading.url("").deletingLastPathComponent().path + "/../../../shared/data/geojson/" + file
+        guard let input = try? ImportInput(path: path, name: file) else { return }
+        let (items, error, reader) = Read.read(input)
+        #expect(items.isEmpty)
+        #expect(reader.shape == .geoJSON)
+        #expect(reader.skipped == features)
+        #expect(error?.code == .unsupported)
+        #expect(error?.message.hasPrefix("no GeoJSON feature has a time") == true)
+    }
 }

@@ -52,7 +52,10 @@ struct JSONCursor {
             : .needMore
     }
 
-    func describe(_ byte: UInt8) -> String {
+    func describe(_ byte: UInt8) -> String { Self.describe(byte) }
+
+    /// A byte for a message: `'x'` when printable ASCII, else `byte 0x..`.
+    static func describe(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
     }
 

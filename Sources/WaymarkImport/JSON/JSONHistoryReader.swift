@@ -112,8 +112,7 @@ public struct JSONHistoryReader: HistoryReader {
             recognised = true
             state = .items(.sniffBare, first: true, bare: true)
         case let byte?:
-            let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-            throw unknown("JSON history starts with '{' or '[', this file with \(shown)")
+            throw unknown("JSON history starts with '{' or '[', this file with \(JSONCursor.describe(byte))")
         }
     }
 

@@ -157,6 +157,8 @@ import WaymarkTestSupport
             // What stays single-daemon-only says so.
             #expect(try await node.errorCode("/v1/power") == (501, "not-in-fleet"))
             #expect(try await node.errorCode("/v1/handlers/reload", ["-X", "POST"]) == (501, "not-in-fleet"))
+            #expect(try await node.errorCode("/v1/imports?device=walker", ["-X", "POST", "--data-binary", "@" + ProjectPaths.repositoryRoot.appendingPathComponent("Tracks/lakeside-ride.gpx").path]) == (501, "not-in-fleet"))
+            #expect(try await node.errorCode("/v1/imports") == (501, "not-in-fleet"))
 
             // The stream carried the fixes and the events as they crossed the bus.
             let lines = stream.stdout.split(separator: "\n").filter { $0.hasPrefix("data: ") }

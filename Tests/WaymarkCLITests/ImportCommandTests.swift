@@ -26,6 +26,38 @@ import WaymarkTestSupport
         #expect(stored == replayed)
     }
 
+    /// A Takeout archive as Google delivers it: location history beside other products' files,
+    /// which are skipped and listed; the semantic month's visits and activities kept as reported.
+    @Test func aTakeoutArchiveIsTakenAsItIs() async throws {
+        let directory = try TemporaryDirectory()
+        let samples = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/WaymarkImportTests/Samples/google").path
+        let archive = directory.path("takeout-20261128T000000Z-001.zip")
+        let made = try await runPython(
+            #"""
+            import sys, zipfile
+            samples, archive = sys.argv[1], sys.argv[2]
+            with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("Takeout/archive_browser.html", "<html><body>Your Takeout</body></html>")
+                z.write(samples + "/Records.json", "Takeout/Location History (Timeline)/Records.json")
+                z.write(samples + "/Semantic-2021_JUNE.json", "Takeout/Location History (Timeline)/Semantic Location History/2021/2021_JUNE.json")
+                z.writestr("Takeout/Location History (Timeline)/Settings.json", '{"createdTime": "2021-01-01T00:00:00Z", "devices": []}')
+                z.writestr("Takeout/Fit/photo.png", b"\x89PNG\r\n\x1a\n" + bytes(64))
+            """#, [samples, archive])
+        try #require(made.status == 0, "\(made.stderr)")
+        let db = directory.path("w.sqlite")
+        let imported = try await runWaymark(["import", archive, "--device", "phone", "--db", db, "--json"])
+        try #require(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+        let done = try #require(imported.stdoutLines.last)
+        #expect(done.contains(#""state":"done""#), "\(done)")
+        #expect(done.contains("archive_browser.html"), "\(done)")
+        #expect(done.contains("Settings.json"), "\(done)")
+        #expect(done.contains("photo.png"), "\(done)")
+        #expect(!done.contains(#""reported":0"#), "\(done)")
+        let reported = try await runWaymark(["history", "--db", db, "--device", "phone", "--kind", "event"])
+        #expect(reported.stdout.contains(#""kind":"reportedVisit""#), "\(reported.stdout)")
+        #expect(reported.stdout.contains(#""kind":"reportedActivity""#), "\(reported.stdout)")
+    }
+
     /// Each format's sample: imported, exported as GPX from the store, read back with gpxpy,
     /// gives the reader's own fixes (each once, in time order).
     @Test(arguments: [

@@ -30,6 +30,7 @@ import WaymarkImport
         (#"{"rawSignals": [{"position": {"LatLng": "47.1° 8.1°"}}]}"#, .invalidValue),
         ("{\"timelineEdits\": [{\"deviceId\": \"a\u{01}\"}]}", .syntax),
         (#"{"timelineEdits": [{"deviceId": "\q"}]}"#, .syntax),
+        (#"{"locations": [{"x": "# + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "}]}", .syntax),
         (#"{"timelineObjects": [{"activitySegment": {"activities": [1]}}]}"#, .invalidValue),
         (#"{"locations": [{"latitudeE7": 1, "longitudeE7": 1, "timestampMs": "1"}, 5]}"#, .invalidValue),
         (#"{"semanticSegments": [{"startTime": "2024-01-01T00:00:00Z", "timelinePath": [{"time": "2024-01-01T00:00:00Z"}]}]}"#, .invalidValue),

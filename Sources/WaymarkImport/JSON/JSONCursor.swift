@@ -24,7 +24,9 @@ struct JSONCursor {
     var lineStart: Int
     var depth = 0
 
-    static let maximumDepth = 512
+    /// No history nests past ~10 levels; the skipper and decoders recurse per level, so the
+    /// bound keeps a hostile file well inside any thread's stack.
+    static let maximumDepth = 128
 
     init(bytes: UnsafeBufferPointer<UInt8>, base: Int, complete: Bool, line: Int, lineStart: Int) {
         self.bytes = bytes

@@ -158,6 +158,18 @@ import WaymarkTestSupport
         }
     }
 
+    @Test func uploadsLeftByAStoppedDaemonGoAtStartAndNothingElseDoes() throws {
+        let directory = try TemporaryDirectory()
+        let logger = Logger(label: "import-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let store = try WaymarkStore(path: directory.path("waymark.sqlite"), logger: logger)
+        let uploads = directory.path("imports")
+        try FileManager.default.createDirectory(atPath: uploads + "/device-bike", withIntermediateDirectories: true)
+        _ = try directory.write("imports/device-bike/ride.gpx", "<gpx/>")
+        _ = try directory.write("imports/takeout.zip", "mine")
+        _ = HistoryImports(store: store, uploads: uploads, logger: logger)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: uploads) == ["takeout.zip"])
+    }
+
     @Test func aZipIsReadByItsContent() async throws {
         let setup = try Setup()
         let bytes = try await Self.zipped(in: setup.directory)

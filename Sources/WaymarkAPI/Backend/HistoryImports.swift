@@ -41,9 +41,10 @@ public final class HistoryImports: Sendable {
     static let keptOutcomes = 100
 
     /// - Parameters:
-    ///   - uploads: the folder for uploads (created 0700 on the first one). Anything in it is
-    ///     left over from a process that stopped mid-import, and is deleted now: such an import
-    ///     resumes when the same bytes are uploaded again.
+    ///   - uploads: the folder for uploads (created 0700 on the first one), one folder
+    ///     `device-NAME` in it per running import. Such folders found now were left by a process
+    ///     that stopped mid-import, and are deleted: their imports resume when the same bytes are
+    ///     uploaded again.
     ///   - subscribers, settings: the device pipeline the imported fixes run through (the
     ///     configuration's subscriptions and pipeline settings), with the store's regions at
     ///     the time of each import.
@@ -57,7 +58,8 @@ public final class HistoryImports: Sendable {
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: uploads)) ?? [] {
+        // Only the upload folders this class makes: anything else a person put there stays.
+        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: uploads)) ?? [] where leftover.hasPrefix("device-") {
             try? FileManager.default.removeItem(atPath: uploads + "/" + leftover)
         }
     }

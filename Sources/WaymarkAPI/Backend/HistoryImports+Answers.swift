@@ -27,7 +27,7 @@ extension HistoryImports {
         object.add("status", "/v1/imports/\(id)")
         object.add("device", device)
         object.add("name", name)
-        object.addRaw("progress", progress.json)
+        object.addRaw("progress", shown(progress.json))
         return object.object
     }
 

@@ -28,20 +28,33 @@ import WaymarkTestSupport
 
     /// A Takeout archive as Google delivers it: location history beside other products' files,
     /// which are skipped and listed; the semantic month's visits and activities kept as reported.
-    @Test func aTakeoutArchiveIsTakenAsItIs() async throws {
+    /// Takeout offers .zip and .tgz.
+    @Test(arguments: ["zip", "tgz"])
+    func aTakeoutArchiveIsTakenAsItIs(_ kind: String) async throws {
         let directory = try TemporaryDirectory()
         let samples = ProjectPaths.repositoryRoot.appendingPathComponent("Tests/WaymarkImportTests/Samples/google").path
-        let archive = directory.path("takeout-20261128T000000Z-001.zip")
+        let archive = directory.path("takeout-20261128T000000Z-001.\(kind)")
         let made = try await runPython(
             #"""
-            import sys, zipfile
+            import io, sys, tarfile, zipfile
             samples, archive = sys.argv[1], sys.argv[2]
-            with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
-                z.writestr("Takeout/archive_browser.html", "<html><body>Your Takeout</body></html>")
-                z.write(samples + "/Records.json", "Takeout/Location History (Timeline)/Records.json")
-                z.write(samples + "/Semantic-2021_JUNE.json", "Takeout/Location History (Timeline)/Semantic Location History/2021/2021_JUNE.json")
-                z.writestr("Takeout/Location History (Timeline)/Settings.json", '{"createdTime": "2021-01-01T00:00:00Z", "devices": []}')
-                z.writestr("Takeout/Fit/photo.png", b"\x89PNG\r\n\x1a\n" + bytes(64))
+            members = [
+                ("Takeout/archive_browser.html", b"<html><body>Your Takeout</body></html>"),
+                ("Takeout/Location History (Timeline)/Records.json", open(samples + "/Records.json", "rb").read()),
+                ("Takeout/Location History (Timeline)/Semantic Location History/2021/2021_JUNE.json",
+                 open(samples + "/Semantic-2021_JUNE.json", "rb").read()),
+                ("Takeout/Location History (Timeline)/Settings.json", b'{"createdTime": "2021-01-01T00:00:00Z", "devices": []}'),
+                ("Takeout/Fit/photo.png", b"\x89PNG\r\n\x1a\n" + bytes(64)),
+            ]
+            if archive.endswith(".zip"):
+                with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+                    for name, data in members: z.writestr(name, data)
+            else:
+                with tarfile.open(archive, "w:gz", format=tarfile.GNU_FORMAT) as t:
+                    for name, data in members:
+                        info = tarfile.TarInfo(name)
+                        info.size = len(data)
+                        t.addfile(info, io.BytesIO(data))
             """#, [samples, archive])
         try #require(made.status == 0, "\(made.stderr)")
         let db = directory.path("w.sqlite")
@@ -140,7 +153,7 @@ import WaymarkTestSupport
         for index in stride(from: 0, to: bytes.count, by: 8) {
             withUnsafeBytes(of: generator.next()) { word in for offset in 0..<8 { bytes[index + offset] = word[offset] } }
         }
-        FileManager.default.createFile(atPath: noise, contents: Data(bytes))
+        try Data(bytes).write(to: URL(fileURLWithPath: noise))
         let db = directory.path("w.sqlite")
         let refused = try await runWaymark(["import", noise, "--device", "phone", "--db", db])
         #expect(refused.status != 0)

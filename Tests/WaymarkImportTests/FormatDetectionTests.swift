@@ -103,7 +103,6 @@ import WaymarkTestSupport
         try folder.write("map.osm", "<?xml version=\"1.0\"?>\n<osm version=\"0.6\">")
         try folder.write("data.bin", bytes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
         try folder.write("wide.txt", bytes: [0xFF, 0xFE, 0x3C, 0])
-        try folder.write("tarball.tar", bytes: [UInt8](repeating: 0, count: 257) + Array("ustar".utf8) + [UInt8](repeating: 0, count: 250))
         try folder.write("only-comments.log", "# Name: nothing\n#\n")
         try folder.write("long.txt", String(repeating: "x", count: 100))
         let reasons = try ImportSources.entries(for: [folder.url.path]).skipped.map(\.reason)
@@ -113,7 +112,6 @@ import WaymarkTestSupport
             "XML whose root element is <osm>, not <gpx>, <kml> or <TrainingCenterDatabase>",
             "text with only blank and # comment lines",
             "an HTML document",
-            "a tar archive (extract it first: tar xf)",
             "UTF-16 text (convert it to UTF-8)",
         ])
     }

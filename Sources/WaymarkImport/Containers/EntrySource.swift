@@ -4,6 +4,9 @@ indirect enum EntrySource: Sendable, Equatable {
     case file(path: String)
     case zipMember(archive: String, member: ZipMember)
     case gzip(EntrySource)
+    /// A member of a tar archive at `path`: a byte range of it. For a `.tgz`, `path` is the
+    /// inflated archive's temporary file (`holder` keeps it) and `origin` the `.tgz` itself.
+    case tarMember(path: String, range: Range<Int>, holder: LocalFile?, origin: String)
 
     /// A producer of the entry's bytes, inflated and checked; errors name `name`. Each call
     /// opens the file again, so entries are read independently.
@@ -19,6 +22,8 @@ indirect enum EntrySource: Sendable, Equatable {
             let stored = file.producer(of: start..<start + member.compressedSize, shownAs: name)
             let bytes = member.method == 8 ? try ZlibInflater(.raw, name: name, source: stored).producer : stored
             return ZipEntryCheck.producer(member, name: name, source: bytes)
+        case .tarMember(let path, let range, _, _):
+            return try ArchiveFile(path: path, name: name).producer(of: range, shownAs: name)
         case .gzip(let compressed):
             return try ZlibInflater(.gzip, name: name, source: compressed.producer(name: name)).producer
         }

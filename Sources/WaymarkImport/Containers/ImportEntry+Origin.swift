@@ -20,6 +20,12 @@ extension EntrySource {
         case .file(let path): path
         case .zipMember(let archive, _): archive
         case .gzip(let inner): inner.originPath
+        case .tarMember(_, _, _, let origin): origin
         }
     }
+}
+
+extension LocalFile: Equatable {
+    /// The same temporary file (an entry of a `.tgz` holds the archive's).
+    public static func == (left: LocalFile, right: LocalFile) -> Bool { left === right }
 }

@@ -81,10 +81,27 @@ public enum ImportSources {
             }
             return
         }
+        if TarArchive.isTar(prefix) {
+            try addTar(file, shownAs: path, holder: nil, origin: path, into: &listing)
+            return
+        }
         var size: Int? = file.size
         if isGzip(prefix) { size = try gzipSize(of: file) }
         try Candidate(name: path, source: .file(path: path), size: size, storedSize: file.size, named: named)
             .recognise(prefix: prefix, into: &listing)
+    }
+
+    /// The members of the tar archive `file` (a `.tar`, or a `.tgz` inflated into `holder`), each
+    /// recognised from its first bytes like a zip's.
+    fileprivate static func addTar(
+        _ file: ArchiveFile, shownAs shown: String, holder: LocalFile?, origin: String, into listing: inout ImportListing
+    ) throws(ImportError) {
+        for member in try TarArchive.members(of: file) where !isPassedOver(member.path) {
+            let name = "\(shown):\(member.path)"
+            let source = EntrySource.tarMember(path: holder?.path ?? origin, range: member.range, holder: holder, origin: origin)
+            let candidate = Candidate(name: name, source: source, size: member.range.count, storedSize: member.range.count, named: false)
+            try candidate.recognise(prefix: Self.prefix(of: source, name: name, size: member.range.count), into: &listing)
+        }
     }
 
     /// An entry being recognised from its first bytes.
@@ -102,6 +119,12 @@ public enum ImportSources {
                 source = .gzip(source)
                 prefix = try ImportSources.prefix(of: source, name: name, size: size)
                 layers += 1
+            }
+            if TarArchive.isTar(prefix), layers > 0, case .gzip(.file(let path)) = source {
+                // A .tgz: inflated once into a temporary file whose members are then byte ranges.
+                let holder = try LocalFile(inflating: ImportInput(name: name, size: nil, producer: source.producer(name: name)), size: nil)
+                try ImportSources.addTar(try ArchiveFile(path: holder.path, name: name), shownAs: name, holder: holder, origin: path, into: &listing)
+                return
             }
             if let format = listing.forcedFormat ?? ImportFormat.detect(prefix), !isGzip(prefix) {
                 listing.entries.append(ImportEntry(name: name, size: size, storedSize: storedSize, format: format, wasNamed: named, source: source))

@@ -48,7 +48,7 @@ enum ContentDescription {
         ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], 0, "xz-compressed data (decompress it first)"),
         ([0x28, 0xB5, 0x2F, 0xFD], 0, "zstd-compressed data (decompress it first)"),
         ([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], 0, "a 7-Zip archive (extract it first)"),
-        (Array("ustar".utf8), 257, "a tar archive (extract it first: tar xf)"),
+        (Array("ustar".utf8), 257, "a tar archive inside an archive (extract it first: tar xf)"),
         (Array("SQLite format 3".utf8), 0, "an SQLite database"),
         ([0x7F, 0x45, 0x4C, 0x46], 0, "an ELF executable"),
     ]

@@ -20,10 +20,11 @@ import WaymarkTestSupport
         let history = try await session.waymark(["history", "--device", "phone", "--kind", "event"])
         let replay = try await session.waymark(["replay", "Tracks/lakeside-ride.gpx", "--regions", "Regions/lakeside.geojson"])
         try #require(replay.status == 0, "\(replay.stderr)")
-        let stored = history.stdoutLines.filter { $0.hasPrefix(#"{"kind":"region""#) }.map { $0.replacingOccurrences(of: #","device":"phone"}"#, with: "}") }
+        let stored = history.stdoutLines.filter { $0.hasPrefix(#"{"kind":"region""#) }.map { $0.replacingOccurrences(of: #","device":"phone","import":1}"#, with: "}") }
         let replayed = replay.stdoutLines.filter { $0.hasPrefix(#"{"kind":"region""#) }
         #expect(!replayed.isEmpty)
         #expect(stored == replayed)
+        #expect(history.stdoutLines.allSatisfy { $0.hasSuffix(#","device":"phone","import":1}"#) }, "imported events say so")
     }
 
     /// A Takeout archive as Google delivers it: location history beside other products' files,

@@ -23,12 +23,15 @@ public struct StoredEvent: Sendable, Equatable {
     public var record: String
     /// The device whose fixes caused it (docs/devices.md).
     public var device: String
+    /// The import that computed or read it (docs/import.md); nil for live history.
+    public var importID: Int64?
 
     public init(
         id: Int64? = nil, time: Timestamp, kind: EventKind, region: String? = nil, transition: RegionTransition.Kind? = nil,
-        coordinate: Coordinate? = nil, record: String, device: String = "local"
+        coordinate: Coordinate? = nil, record: String, device: String = "local", importID: Int64? = nil
     ) {
         self.device = device
+        self.importID = importID
         self.id = id
         self.time = time
         self.kind = kind
@@ -38,13 +41,15 @@ public struct StoredEvent: Sendable, Equatable {
         self.record = record
     }
 
-    /// The stored record with its device as the last member: the pipeline's record (what
-    /// `waymark replay` prints) stays byte for byte what it was, and history, the API and the
-    /// live stream say whose event it is.
+    /// The stored record with its device as the last member, then the import that made it
+    /// (`"import":7`) for imported history: the pipeline's record (what `waymark replay` prints)
+    /// stays byte for byte what it was, and history, the API and the live stream say whose event
+    /// it is and whether it is the past brought in.
     public var jsonLine: String {
         guard record.hasSuffix("}") else { return record }
         let separator = record == "{}" ? "" : ","
-        return record.dropLast() + separator + "\"device\":" + JSONObjectWriter.quoted(device) + "}"
+        let imported = importID.map { ",\"import\":\($0)" } ?? ""
+        return record.dropLast() + separator + "\"device\":" + JSONObjectWriter.quoted(device) + imported + "}"
     }
 
     /// `jsonLine` with the row id as the last member (`…,"device":"local","id":412}`), as the API

@@ -48,5 +48,5 @@ extension WaymarkStore {
         }
     }
 
-    static let eventColumns = "id, time_ns, kind, region, transition, latitude, longitude, record, device"
+    static let eventColumns = "id, time_ns, kind, region, transition, latitude, longitude, record, device, import_id"
 }

@@ -398,7 +398,8 @@ extension WaymarkStore {
         }
         return StoredEvent(
             id: id, time: Timestamp(nanosecondsSince1970: row["time_ns"]), kind: kind,
-            region: row["region"], transition: transition, coordinate: coordinate, record: row["record"], device: row["device"])
+            region: row["region"], transition: transition, coordinate: coordinate, record: row["record"], device: row["device"],
+            importID: row["import_id"])
     }
 
     /// A cursor over one table's part of the query, in `(time_ns, id)` order straight from the

@@ -49,11 +49,14 @@ export function escapeHTML(value) {
 }
 
 /** An event's one-line description: `enter forest`, `place home`, `no place`, `visit`,
- *  `significant change`. */
+ *  `significant change`, `reported visit Office`, `reported cycling`. */
 export function describeEvent(entry) {
   const record = entry.record ?? entry;
   const kind = record.kind ?? entry.kind;
   if (record.transition && record.region) return `${record.transition} ${record.region}`;
   if (kind === "place") return record.place ? `place ${record.place}` : "no place";
+  // Imported history: what the file's own application concluded (docs/import.md).
+  if (kind === "reportedVisit") return ["reported visit", record.name ?? record.semanticType].filter(Boolean).join(" ");
+  if (kind === "reportedActivity") return ["reported", (record.mode ?? "activity").toLowerCase().replaceAll("_", " ")].join(" ");
   return String(kind ?? "event").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }

@@ -68,7 +68,7 @@ public enum Daemon {
         // Uploaded history (`POST /v1/imports`) evaluated as `waymark import` evaluates it.
         let imports = HistoryImports(
             store: store, uploads: folder(of: configuration.database) + "/imports",
-            subscribers: configuration.subscriptions.map { Subscriber(id: .subscription($0.name), services: $0.services) },
+            subscribers: configuration.subscriptions.map(\.subscriber),
             settings: configuration.pipeline, clock: clock, logger: logger)
         let state = DaemonState(
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,

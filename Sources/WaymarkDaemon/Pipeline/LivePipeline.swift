@@ -86,7 +86,7 @@ public actor LivePipeline {
         self.configured = subscriptions
         self.device = DevicePipeline(
             monitors: regions, savedStates: savedStates, savedMarks: savedMarks,
-            subscribers: subscriptions.map { Subscriber(id: .subscription($0.name), services: $0.services) })
+            subscribers: subscriptions.map(\.subscriber))
         self.recordFixes = recordFixes
         self.store = store
         self.writer = writer
@@ -269,7 +269,7 @@ public actor LivePipeline {
 
     /// The device pipeline's subscribers: configured subscriptions, then handlers.
     private var subscribers: [Subscriber] {
-        configured.map { Subscriber(id: .subscription($0.name), services: $0.services) } + router.subscribers
+        configured.map(\.subscriber) + router.subscribers
     }
 
     /// Releases what subscriptions still hold (deferred batches): at the end of a replayed

@@ -67,7 +67,7 @@ struct ImportCommand: ParsableCommand {
             writeStandardError("note: store.retention_days is \(days): the daemon deletes history older than that, imported history included\n")
         }
         let pipeline = DevicePipeline(
-            regions: try store.regions(), subscribers: configuration.subscriptions.map { Subscriber(id: .subscription($0.name), services: $0.services) },
+            regions: try store.regions(), subscribers: configuration.subscriptions.map(\.subscriber),
             settings: configuration.pipeline)
         let request = ImportRequest(paths: paths, device: device, deliver: deliver, reread: reread, columns: columns)
         var bar = ImportProgressBar(json: json, terminal: Terminal.standardErrorIsTerminal)

@@ -346,14 +346,18 @@ extension WaymarkStore {
         latitude_accuracy, longitude_accuracy, hdop, vdop, pdop, satellites, mode, speed, course, source, device
         """
 
-    static func storedFix(_ row: Row) throws -> StoredFix {
-        let modeText: String? = row["mode"]
-        let mode = try modeText.map { text in
+    /// A stored `mode`, typed; a value no Waymark version writes is an error naming the fix.
+    static func fixMode(_ text: String?, fix id: Int64) throws -> FixMode? {
+        try text.map { text in
             guard let mode = FixMode(rawValue: text) else {
-                throw StoreError(code: .database, message: "fix \(row["id"] as Int64): unknown mode '\(text)'")
+                throw StoreError(code: .database, message: "fix \(id): unknown mode '\(text)'")
             }
             return mode
         }
+    }
+
+    static func storedFix(_ row: Row) throws -> StoredFix {
+        let mode = try fixMode(row["mode"], fix: row["id"])
         let fix = Fix(
             time: Timestamp(nanosecondsSince1970: row["time_ns"]),
             coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]),

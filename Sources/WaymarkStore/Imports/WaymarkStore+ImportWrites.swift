@@ -108,13 +108,7 @@ extension WaymarkStore {
             var page: [(id: Int64, fix: Fix)] = []
             page.reserveCapacity(limit)
             try statement.forEachRow { columns in
-                let modeText = columns.string(13)
-                let mode = try modeText.map { text in
-                    guard let mode = FixMode(rawValue: text) else {
-                        throw StoreError(code: .database, message: "fix \(columns.int64(0)): unknown mode '\(text)'")
-                    }
-                    return mode
-                }
+                let mode = try Self.fixMode(columns.string(13), fix: columns.int64(0))
                 let fix = Fix(
                     time: Timestamp(nanosecondsSince1970: columns.int64(1)),
                     coordinate: Coordinate(latitude: columns.double(2) ?? .nan, longitude: columns.double(3) ?? .nan),

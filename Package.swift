@@ -24,6 +24,7 @@ let package = Package(
         // For the `extreme-values` fuzz target: the export writers and the history's records.
         .library(name: "WaymarkExport", targets: ["WaymarkExport"]),
         .library(name: "WaymarkStore", targets: ["WaymarkStore"]),
+        .library(name: "WaymarkPlaces", targets: ["WaymarkPlaces"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -104,6 +105,17 @@ let package = Package(
                 "WaymarkImport", "WaymarkStore", "WaymarkPipeline", "WaymarkCore", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The offline reverse geocoder (docs/places.md): GeoNames' populated places and time-zone
+        // boundaries from the place-data file the set-up builds. Pure: bytes in, an index out.
+        .target(name: "WaymarkPlaces", dependencies: ["WaymarkCore"]),
+        // `waymark timeline`, `GET /v1/timeline` and `export --timeline`: a device's history as
+        // stays and trips (kept per device in the store), named offline, in local time (docs/timeline.md).
+        .target(
+            name: "WaymarkTimelineJob",
+            dependencies: [
+                "WaymarkCore", "WaymarkServices", "WaymarkPlaces", "WaymarkStore", "WaymarkRegions", "WaymarkExport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // SpatiaLite store: regions (and, later, history).
         .target(
             name: "WaymarkStore",
@@ -174,6 +186,8 @@ let package = Package(
                 "WaymarkExportJob",
                 // `POST /v1/imports` runs the import code (`HistoryImports`) for the daemon.
                 "WaymarkImport", "WaymarkImportJob", "WaymarkPipeline",
+                // `GET /v1/timeline` names the history's stays and trips (`WaymarkTimelineJob`).
+                "WaymarkTimelineJob", "WaymarkPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -235,6 +249,7 @@ let package = Package(
                 "WaymarkReplay", "WaymarkSimulation", "WaymarkExport", "WaymarkExportJob", "WaymarkAPI",
                 "WaymarkDaemon", "WaymarkHandlers", "WaymarkPipeline", "WaymarkServices", "WaymarkDevices", "WaymarkOutputs",
                 "WaymarkFleet", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkImport", "WaymarkImportJob",
+                "WaymarkPlaces", "WaymarkTimelineJob",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -268,6 +283,13 @@ let package = Package(
                 "WaymarkImportJob", "WaymarkImport", "WaymarkStore", "WaymarkPipeline", "WaymarkRegions", "WaymarkCore", "WaymarkTestSupport",
                 "WaymarkGeoJSON", "WaymarkSources",
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "WaymarkPlacesTests", dependencies: ["WaymarkPlaces", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkTimelineJobTests",
+            dependencies: [
+                "WaymarkTimelineJob", "WaymarkPlaces", "WaymarkServices", "WaymarkStore", "WaymarkRegions", "WaymarkCore",
+                "WaymarkGeoJSON", "WaymarkSources", "WaymarkTestSupport", .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "WaymarkImportTests", dependencies: ["WaymarkImport", "WaymarkCore", "WaymarkTestSupport"], exclude: ["Samples"]),

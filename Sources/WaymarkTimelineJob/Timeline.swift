@@ -25,7 +25,9 @@ public struct PlaceName: Sendable, Equatable {
 /// One line of a timeline: a stay with its place, or a trip with where it left and reached.
 public enum TimelineEntry: Sendable, Equatable {
     case stay(TimelineStay, place: PlaceName)
-    case trip(TimelineTrip, from: PlaceName, to: PlaceName)
+    /// `path`: the trip's fixes simplified for drawing (Douglas–Peucker, a few metres), first
+    /// and last kept.
+    case trip(TimelineTrip, from: PlaceName, to: PlaceName, path: [Coordinate])
 }
 
 /// A device's stays and trips over a time range, named, with the still-open segment (the trip
@@ -50,3 +52,24 @@ public struct Timeline: Sendable, Equatable {
         self.lastIsOpen = lastIsOpen
     }
 }
+
+/// The timeline's JSON (`waymark timeline --json`, `GET /v1/timeline`; docs/timeline.md), one
+/// object, times RFC 3339 UTC with their local form beside them:
+///
+///     {"device":"phone","from":"2026-05-01T22:00:00Z","to":"2026-05-02T22:00:00Z",
+///      "timeZone":"Europe/Berlin","open":true,"entries":[
+///       {"kind":"stay","arrival":"…Z","departure":"…Z","localArrival":"2026-05-02T08:12:00+02:00",
+///        "localDeparture":"…","latitude":52.1,"longitude":13.2,"uncertainty":23.5,"fixes":120,
+///        "place":PLACE},
+///       {"kind":"trip","start":"…Z","end":"…Z","localStart":"…","localEnd":"…","mode":"cycling",
+///        "distance":6400.1,"duration":1680,"movingTime":1500,"maxSpeed":8.1,"averageSpeed":3.8,
+///        "elevationGain":42.0,"fixes":1600,"from":PLACE,"to":PLACE,"path":[[13.2,52.1],…]}]}
+///
+///     PLACE = {"label":"Home","region":"home","name":"Potsdam","admin1":"Brandenburg",
+///              "country":"Germany","countryCode":"DE","distance":1234.5,
+///              "timeZone":"Europe/Berlin","atSea":false}
+///
+/// Metres, seconds and metres per second; `path` is [longitude, latitude] pairs (GeoJSON order);
+/// a PLACE's GeoNames members are absent without place data or at sea; `region` absent when no
+/// region holds the point; `elevationGain` absent without altitudes. The last entry is open
+/// (`"open":true` on the timeline) when the device is still on that trip or at that stay.

@@ -12,7 +12,7 @@ import WaymarkCore
     }
 
     @Test func theTrackIsStyledAsThePictureDrawsTheRoute() {
-        let extensions = GPXStyle.trackExtensions
+        let extensions = GPXStyle.trackExtensions()
         #expect(extensions.contains("<gpx_style:color>D7301F</gpx_style:color>"))
         #expect(extensions.contains("<gpx_style:width>0.93</gpx_style:width>"))  // 3.5 px at 96 dpi
         #expect(extensions.contains("<osmand:color>#d7301f</osmand:color><osmand:width>7</osmand:width>"))

@@ -29,22 +29,22 @@ enum GPXStyle {
     static let routeColour = PicturePalette.route
     static let routeWidthPixels = PicturePalette.routeWidth
 
-    /// `<extensions>` of the track, before its first `trkseg`.
-    static var trackExtensions: String {
-        let hex = String(routeColour.hex.dropFirst())
+    /// `<extensions>` of a track in `colour` (the route's by default), before its first `trkseg`.
+    static func trackExtensions(colour: PictureColor = routeColour) -> String {
+        let hex = String(colour.hex.dropFirst())
         var text = "  <extensions>"
         text += "<gpx_style:line><gpx_style:color>\(hex.uppercased())</gpx_style:color>"
         text += "<gpx_style:width>\(Decimal7.format(millimetres(pixels: routeWidthPixels), decimals: 2))</gpx_style:width></gpx_style:line>"
-        text += osmandLine
-        text += "<gpxx:TrackExtension><gpxx:DisplayColor>\(garminColour(nearest: routeColour))</gpxx:DisplayColor></gpxx:TrackExtension>"
+        text += osmandLine(colour: colour)
+        text += "<gpxx:TrackExtension><gpxx:DisplayColor>\(garminColour(nearest: colour))</gpxx:DisplayColor></gpxx:TrackExtension>"
         return text + "</extensions>\n"
     }
 
     /// `<extensions>` of the document, after the track: where OsmAnd's own files style every track.
-    static var documentExtensions: String { " <extensions>\(osmandLine)</extensions>\n" }
+    static var documentExtensions: String { " <extensions>\(osmandLine(colour: routeColour))</extensions>\n" }
 
-    private static var osmandLine: String {
-        "<osmand:color>\(routeColour.hex)</osmand:color><osmand:width>\(osmandWidth)</osmand:width>"
+    private static func osmandLine(colour: PictureColor) -> String {
+        "<osmand:color>\(colour.hex)</osmand:color><osmand:width>\(osmandWidth)</osmand:width>"
     }
 
     /// OsmAnd's numeric widths run 1–24; twice the picture's pixels reads alike on a phone.

@@ -44,11 +44,11 @@ public struct GPXWriter<Sink: TextSink>: TrackWriter {
         var track = " <trk>\n"
         if let name = overview.name { track += "  <name>\(XMLText.escape(name))</name>\n" }
         track += "  <desc>\(XMLText.escape(overview.statistics.headline))</desc>\n"
-        track += GPXStyle.trackExtensions
+        track += GPXStyle.trackExtensions()
         try self.sink.write(track)
     }
 
-    private static func root(creator: String, styled: Bool) -> String {
+    static func root(creator: String, styled: Bool) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <gpx version="1.1" creator="\(XMLText.escape(creator))" xmlns="http://www.topografix.com/GPX/1/1" \

@@ -76,6 +76,12 @@ public struct VisitDetector: LocationService, Sendable {
     /// An open stay reports nothing: the device has not departed.
     public mutating func finish() -> [LocationRecord] { [] }
 
+    /// The departure the current stay would report if the device left it now (its centre and
+    /// uncertainty over its fixes so far), once its arrival has been reported; nil before that.
+    public var pendingDeparture: LocationRecord? {
+        stay.flatMap { $0.arrived ? departure(of: $0) : nil }
+    }
+
     /// The current stay's first fix, reported or not (`ServiceMark.stay`).
     public var mark: ServiceMark? {
         stay.map { ServiceMark(kind: .stay, time: $0.first, coordinate: $0.anchor) }

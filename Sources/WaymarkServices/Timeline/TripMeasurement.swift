@@ -1,0 +1,172 @@
+import WaymarkCore
+
+/// How a trip's figures are measured from its fixes (docs/timeline.md, "Stays and trips"). The
+/// constants are the rule's; the measurement is pure and depends only on the trip's own fixes,
+/// so a trip measures the same whether the segmenter ran from the start or resumed.
+///
+/// 1. **Spikes out.** An interior fix that lies more than twice `max(spikeFloor, d)` from both
+///    its neighbours, where `d` is the distance between those neighbours, is an out-and-back
+///    outlier (a reflection) and is left out of every figure. Only fixes between continuous
+///    neighbours are judged; the first and last fix always stay.
+/// 2. **Distance without jitter.** Distance is summed from an anchor: the next fix counts only
+///    once it is at least `max(minimumStep, its horizontalAccuracy capped at maximumStep)`
+///    metres from the anchor, and then becomes the anchor; the trip's last fix always closes
+///    the sum. A device standing still adds (almost) nothing; a walk is measured in steps of a
+///    few metres. Geodesic (WGS84).
+/// 3. **Window speeds.** Each interval between continuous fixes (at most the silence threshold
+///    apart) gets the straight-line speed over a window around it at least `window` seconds
+///    long that does not cross a silence (shorter when the continuous run is shorter). Jitter
+///    of a few metres over 20 s is a fraction of a metre per second.
+/// 4. **Moving time** sums the intervals whose window speed is at least `movingSpeed`; the
+///    median and 95th percentile of those speeds, weighted by time, make the speed profile.
+/// 5. **Max speed** is the highest window speed, or the straight-line speed across a silence if
+///    higher (a lower bound of the speed actually reached).
+/// 6. **Elevation gain** climbs by hysteresis: a rise counts once the altitude is
+///    `elevationHysteresis` above the last reference, a fall of as much resets the reference;
+///    nil when fewer than two fixes have an altitude.
+public enum TripMeasurement {
+    /// Metres: the least step the distance counts (consumer GPS wanders by a few metres at rest).
+    public static let minimumStep = 5.0
+    /// Metres: the largest stated accuracy used as the step (a 200 m Wi-Fi fix would hide a walk).
+    public static let maximumStep = 30.0
+    /// Metres: the least out-and-back distance a spike is judged against.
+    public static let spikeFloor = 25.0
+    /// Seconds: the least span of a window speed.
+    public static let window = 20.0
+    /// Metres per second at or above which an interval is in motion (a slow stroll is 0.8).
+    public static let movingSpeed = 0.5
+    /// Metres: the least straight-line distance across a silence that counts as speed evidence.
+    public static let gapEvidenceDistance = 1_000.0
+    /// Metres of altitude change before a climb counts (altitude noise is a few metres).
+    public static let elevationHysteresis = 5.0
+
+    /// The trip through `points` (time order, at least two), its mode judged by `TravelModeRule`.
+    static func trip(through points: [TripPoint], silenceThreshold: Double) -> TimelineTrip {
+        let first = points[0]
+        let last = points[points.count - 1]
+        let kept = withoutSpikes(points, silenceThreshold: silenceThreshold)
+        let distance = distance(along: kept)
+        let duration = last.time.seconds(since: first.time)
+        let speeds = Speeds(kept, silenceThreshold: silenceThreshold)
+        let profile = SpeedProfile(
+            distance: distance, duration: duration, movingTime: speeds.movingTime,
+            medianSpeed: speeds.movingPercentile(0.5), highSpeed: speeds.movingPercentile(0.95), gapSpeed: speeds.gapSpeed,
+            gapDistance: speeds.gapDistance)
+        return TimelineTrip(
+            start: first.time, end: last.time, from: first.coordinate, to: last.coordinate, distance: distance,
+            movingTime: speeds.movingTime, maxSpeed: speeds.maxSpeed, averageSpeed: profile.averageSpeed,
+            elevationGain: elevationGain(along: kept), mode: TravelModeRule.judge(profile), fixCount: points.count)
+    }
+
+    /// `points` without out-and-back spikes (rule 1).
+    static func withoutSpikes(_ points: [TripPoint], silenceThreshold: Double) -> [TripPoint] {
+        guard points.count >= 3 else { return points }
+        var kept = [points[0]]
+        kept.reserveCapacity(points.count)
+        for index in 1..<(points.count - 1) {
+            let (previous, point, next) = (points[index - 1], points[index], points[index + 1])
+            let continuous =
+                point.time.seconds(since: previous.time) <= silenceThreshold && next.time.seconds(since: point.time) <= silenceThreshold
+            if continuous {
+                let across = max(spikeFloor, Geodesic.sphericalDistance(previous.coordinate, next.coordinate))
+                let out = Geodesic.sphericalDistance(previous.coordinate, point.coordinate)
+                let back = Geodesic.sphericalDistance(point.coordinate, next.coordinate)
+                if min(out, back) > 2 * across { continue }
+            }
+            kept.append(point)
+        }
+        kept.append(points[points.count - 1])
+        return kept
+    }
+
+    /// Metres along `points` from anchor to anchor (rule 2).
+    static func distance(along points: [TripPoint]) -> Double {
+        guard var anchor = points.first else { return 0 }
+        var total = 0.0
+        for point in points.dropFirst() {
+            let step = max(minimumStep, min(point.horizontalAccuracy ?? 0, maximumStep))
+            let moved = Geodesic.distance(anchor.coordinate, point.coordinate)
+            if moved >= step {
+                total += moved
+                anchor = point
+            }
+        }
+        if let last = points.last, anchor.time != last.time { total += Geodesic.distance(anchor.coordinate, last.coordinate) }
+        return total
+    }
+
+    /// Metres climbed along `points` with hysteresis (rule 6).
+    static func elevationGain(along points: [TripPoint]) -> Double? {
+        let altitudes = points.compactMap(\.altitude)
+        guard var reference = altitudes.first, altitudes.count >= 2 else { return nil }
+        var gain = 0.0
+        for altitude in altitudes.dropFirst() {
+            if altitude >= reference + elevationHysteresis {
+                gain += altitude - reference
+                reference = altitude
+            } else if altitude <= reference - elevationHysteresis {
+                reference = altitude
+            }
+        }
+        return gain
+    }
+}
+
+/// The window speeds of a trip's intervals (rules 3–5).
+private struct Speeds {
+    /// Moving intervals' window speeds and durations, sorted by speed.
+    private var moving: [(speed: Double, seconds: Double)] = []
+    private(set) var movingTime = 0.0
+    private(set) var maxSpeed = 0.0
+    private(set) var gapSpeed = 0.0
+    private(set) var gapDistance = 0.0
+
+    init(_ points: [TripPoint], silenceThreshold: Double) {
+        guard points.count >= 2 else { return }
+        let times = points.map(\.time)
+        func seconds(_ from: Int, _ to: Int) -> Double { times[to].seconds(since: times[from]) }
+        func continuous(_ interval: Int) -> Bool { seconds(interval, interval + 1) <= silenceThreshold }
+        for interval in 0..<(points.count - 1) {
+            let elapsed = seconds(interval, interval + 1)
+            guard elapsed > 0 else { continue }
+            guard continuous(interval) else {
+                let across = Geodesic.distance(points[interval].coordinate, points[interval + 1].coordinate)
+                let speed = across / elapsed
+                maxSpeed = max(maxSpeed, speed)
+                if across >= TripMeasurement.gapEvidenceDistance, speed > gapSpeed { (gapSpeed, gapDistance) = (speed, across) }
+                continue
+            }
+            // Grow the window alternately forwards and backwards, never across a silence.
+            var (start, end) = (interval, interval + 1)
+            while seconds(start, end) < TripMeasurement.window {
+                let canGrowForward = end + 1 < points.count && continuous(end)
+                let canGrowBack = start > 0 && continuous(start - 1)
+                if canGrowForward && (!canGrowBack || seconds(interval, end) <= seconds(start, interval + 1)) {
+                    end += 1
+                } else if canGrowBack {
+                    start -= 1
+                } else {
+                    break
+                }
+            }
+            let speed = Geodesic.sphericalDistance(points[start].coordinate, points[end].coordinate) / seconds(start, end)
+            maxSpeed = max(maxSpeed, speed)
+            if speed >= TripMeasurement.movingSpeed {
+                movingTime += elapsed
+                moving.append((speed, elapsed))
+            }
+        }
+        moving.sort { $0.speed < $1.speed }
+    }
+
+    /// The time-weighted `fraction` percentile of the moving speeds; 0 when there are none.
+    func movingPercentile(_ fraction: Double) -> Double {
+        guard movingTime > 0 else { return 0 }
+        var covered = 0.0
+        for sample in moving {
+            covered += sample.seconds
+            if covered >= fraction * movingTime { return sample.speed }
+        }
+        return moving.last?.speed ?? 0
+    }
+}

@@ -14,7 +14,7 @@ struct Waymark: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ReplayCommand.self, ServeCommand.self, StatusCommand.self, HistoryCommand.self, ImportCommand.self, ExplainCommand.self, PowerCommand.self, DebugCommand.self, RegionsCommand.self,
+            ReplayCommand.self, ServeCommand.self, StatusCommand.self, HistoryCommand.self, TimelineCommand.self, ImportCommand.self, ExplainCommand.self, PowerCommand.self, DebugCommand.self, RegionsCommand.self,
             HandlersCommand.self, DevicesCommand.self, OutputsCommand.self, SimulateCommand.self, ExportCommand.self, StatsCommand.self,
             FleetCommand.self, BenchCommand.self,
         ])

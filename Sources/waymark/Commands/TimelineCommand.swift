@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import WaymarkCore
+import WaymarkDaemon
+import WaymarkDevices
+import WaymarkServices
+import WaymarkStore
+import WaymarkTimelineJob
+
+/// `waymark timeline`: a device's day as stays and trips a person reads (docs/timeline/cli.md).
+struct TimelineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "Print a device's stays and trips, with place names and local times.",
+        discussion: """
+            Reads the daemon's SpatiaLite database directly (safe while the daemon runs: WAL). \
+            Without --day or --from/--to, the latest day the device has history for. Times are the \
+            place's local time. --compare checks the stays against reported visits (Google's, or \
+            your own labels in Google's shape) that `waymark import` brought in.
+            """)
+
+    @Option(help: "Whose history (default: local, the gpsd receiver; docs/devices.md).")
+    var device: String = "local"
+
+    @Option(help: "A local day, YYYY-MM-DD, in the time zone where the device was (default: the latest day with history).")
+    var day: String?
+
+    @Option(help: "With --to: from this RFC 3339 time, instead of a day.")
+    var from: String?
+
+    @Option(help: "With --from: until this RFC 3339 time (exclusive).")
+    var to: String?
+
+    @Flag(help: "Print the timeline (or with --compare, the comparison) as one JSON object.")
+    var json = false
+
+    @Flag(help: "Compare the stays with the reported visits `waymark import` stored (precision, recall, F1, time errors).")
+    var compare = false
+
+    @Option(name: .customLong("db"), help: "SpatiaLite database (default: the daemon's, $XDG_DATA_HOME/waymark/waymark.sqlite).")
+    var database: String?
+
+    func validate() throws {
+        if let problem = DeviceName.problem(with: device) { throw ValidationError("--device: \(problem)") }
+        if day != nil, from != nil || to != nil { throw ValidationError("--day: give either --day or --from and --to, not both") }
+        if let day { _ = try Self.day(day) }
+        switch (from, to) {
+        case (nil, nil): break
+        case (nil, _?): throw ValidationError("--from: missing; --to goes with --from")
+        case (_?, nil): throw ValidationError("--to: missing; --from goes with --to")
+        case (let from?, let to?):
+            let start = try HistoryCommand.time(from, option: "--from")
+            let end = try HistoryCommand.time(to, option: "--to")
+            if !(start < end) { throw ValidationError("--from \(from) is not before --to \(to)") }
+        }
+    }
+
+    func run() async throws {
+        let path = database ?? DefaultLocations.database(system: false)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandError("no database at \(path): nothing has been recorded there (start `waymark serve`, or give --db)")
+        }
+        let logger = CommandLogging.logger("waymark.timeline")
+        let store = try await WaymarkStore.open(path: path, logger: logger)
+        // Place names and zones when the place data is installed (docs/places.md); read off the pool.
+        let places = try await store.offPool { _ in
+            do {
+                return try PlaceDataFile.loadIfInstalled()
+            } catch {
+                throw CommandError("\(error)")
+            }
+        }
+        let job = TimelineJob(store: store, places: places, logger: logger)
+        do {
+            let range = try await range(job)
+            let timeline = try await job.timeline(device: device, from: range.from, to: range.to, timeZone: range.timeZone)
+            if compare {
+                try await printComparison(timeline, store: store)
+            } else if json {
+                print(timeline.json)
+            } else if timeline.entries.isEmpty {
+                print("no stays or trips for \(device) from \(range.from.rfc3339) to \(range.to.rfc3339)")
+            } else {
+                for line in TimelineText.lines(timeline) { print(line) }
+            }
+        } catch let error as TimelineError {
+            throw CommandError(error.code == .unknownDevice ? "--device: \(error.message)" : error.message)
+        }
+    }
+
+    /// The range asked for: --from/--to, a --day in the zone where the device was, or the device's
+    /// latest day with history.
+    private func range(_ job: TimelineJob) async throws -> (from: Timestamp, to: Timestamp, timeZone: String?) {
+        if let from, let to {
+            return (try HistoryCommand.time(from, option: "--from"), try HistoryCommand.time(to, option: "--to"), nil)
+        }
+        if let day { return try await job.day(device: device, try Self.day(day)) }
+        let device = device
+        let last = try await job.store.offPool { try $0.lastFix(device: device) }
+        guard let last else {
+            // The job refuses a device it does not know; a known one may have no history yet.
+            _ = try await job.timeline(device: device, from: Timestamp(nanosecondsSince1970: 0), to: Timestamp(nanosecondsSince1970: 1))
+            throw CommandError("--device: \(device) has no history yet, nothing to show")
+        }
+        // The zone where the device was that (UTC) day, then the local day holding its last fix.
+        let zone = try await job.day(device: device, try Self.day(String(last.time.rfc3339.prefix(10)))).timeZone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone) ?? calendar.timeZone
+        let date = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: last.time.secondsSince1970))
+        let text = String(format: "%04d-%02d-%02d", date.year ?? 0, date.month ?? 0, date.day ?? 0)
+        return try await job.day(device: device, try Self.day(text), timeZone: zone)
+    }
+
+    private func printComparison(_ timeline: Timeline, store: WaymarkStore) async throws {
+        let reported = try await ReportedStay.read(from: store, device: device, from: timeline.from, to: timeline.to)
+        guard !reported.isEmpty else {
+            throw CommandError(
+                "--compare: \(device) has no reported visits from \(timeline.from.rfc3339) to \(timeline.to.rfc3339): import Google's "
+                    + "Semantic Location History (or labels in its shape) first, `waymark import FILE --device \(device)`")
+        }
+        var stays: [TimelineStay] = []
+        var labels: [Timestamp: String] = [:]
+        for case .stay(let stay, let place) in timeline.entries {
+            stays.append(stay)
+            labels[stay.arrival] = place.label
+        }
+        let lastIsStay = if case .stay = timeline.entries.last { true } else { false }
+        let comparison = StayComparison(stays: stays, reported: reported, openStay: timeline.lastIsOpen && lastIsStay)
+        if json {
+            print(comparison.json(device: device, from: timeline.from, to: timeline.to, labels: labels))
+        } else {
+            for line in comparison.lines(timeZone: timeline.timeZone, labels: labels) { print(line) }
+        }
+    }
+
+    private static func day(_ text: String) throws -> TimelineDay {
+        do {
+            return try TimelineDay(text)
+        } catch {
+            throw ValidationError("--day: \(error.message)")
+        }
+    }
+}

@@ -99,26 +99,11 @@ extension WaymarkStore {
             let after = position ?? (Timestamp(nanosecondsSince1970: .min), 0)
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT id, time_ns, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy,
-                        latitude_accuracy, longitude_accuracy, hdop, vdop, pdop, satellites, mode, speed, course
+                    SELECT \(Self.directFixColumns)
                     FROM fixes WHERE time_ns >= ?1 AND import_id = ?3 AND (time_ns > ?1 OR id > ?2)
                     ORDER BY time_ns, id LIMIT ?4
                     """)
-            statement.setUncheckedArguments([after.time.nanosecondsSince1970, after.id, importID, limit])
-            var page: [(id: Int64, fix: Fix)] = []
-            page.reserveCapacity(limit)
-            try statement.forEachRow { columns in
-                let mode = try Self.fixMode(columns.string(13), fix: columns.int64(0))
-                let fix = Fix(
-                    time: Timestamp(nanosecondsSince1970: columns.int64(1)),
-                    coordinate: Coordinate(latitude: columns.double(2) ?? .nan, longitude: columns.double(3) ?? .nan),
-                    altitude: columns.double(4), horizontalAccuracy: columns.double(5), verticalAccuracy: columns.double(6),
-                    hdop: columns.double(9), vdop: columns.double(10), pdop: columns.double(11),
-                    satellites: columns.double(12).map { Int($0) }, mode: mode, speed: columns.double(14), course: columns.double(15),
-                    latitudeAccuracy: columns.double(7), longitudeAccuracy: columns.double(8))
-                page.append((columns.int64(0), fix))
-            }
-            return page
+            return try Self.fixPage(statement, [after.time.nanosecondsSince1970, after.id, importID, limit], limit: limit)
         }
     }
 

@@ -124,12 +124,6 @@ extension WaymarkStore {
     }
 
     func readImports<T>(doing action: String, _ value: (Database) throws -> T) throws -> T {
-        do {
-            return try database.read(value)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw storeError(error, doing: action)
-        }
+        try read(doing: action, value)
     }
 }

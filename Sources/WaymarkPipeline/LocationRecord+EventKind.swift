@@ -10,6 +10,8 @@ extension LocationRecord.Kind {
         case .visit: .visit
         case .paused: .paused
         case .resumed: .resumed
+        case .stay: .stay
+        case .trip: .trip
         }
     }
 }

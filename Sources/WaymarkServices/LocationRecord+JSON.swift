@@ -6,11 +6,13 @@ extension LocationRecord {
         case number(Double)
         case integer(Int)
         case text(String)
+        /// A position (a trip's `from`): `{"latitude":…,"longitude":…}` in JSON.
+        case coordinate(Coordinate)
     }
 
     /// The fields after kind, time and coordinate, in the order of the JSON record: a
     /// location's measurements (Core Location's order) and batch, a visit's event, times and
-    /// uncertainty, then the subscription.
+    /// uncertainty, a stay's or trip's members (`timelineMembers`), then the subscription.
     public var members: [(key: String, value: Value)] {
         var members: [(key: String, value: Value)] = []
         let measured: [(String, Double?)] = [
@@ -25,6 +27,7 @@ extension LocationRecord {
             if let departure = visit.departureTime { members.append(("departureTime", .text(departure.rfc3339))) }
             members.append(("uncertainty", .number(visit.uncertainty)))
         }
+        members += timelineMembers
         if let subscription { members.append(("subscription", .text(subscription))) }
         return members
     }
@@ -42,6 +45,7 @@ extension LocationRecord {
             case .number(let number): writer.addRaw(key, JSONObjectWriter.number(number))
             case .integer(let integer): writer.add(key, integer)
             case .text(let text): writer.add(key, text)
+            case .coordinate(let position): writer.addRaw(key, Value.json(position))
             }
         }
         return writer.object
@@ -55,6 +59,14 @@ extension LocationRecord.Value {
         case .number(let number): JSONObjectWriter.number(number)
         case .integer(let integer): String(integer)
         case .text(let text): text
+        case .coordinate(let position): JSONObjectWriter.number(position.latitude) + "," + JSONObjectWriter.number(position.longitude)
         }
+    }
+
+    static func json(_ position: Coordinate) -> String {
+        var writer = JSONObjectWriter()
+        writer.add("latitude", position.latitude)
+        writer.add("longitude", position.longitude)
+        return writer.object
     }
 }

@@ -14,6 +14,10 @@ public struct LocationRecord: Sendable, Equatable {
         case visit
         /// Standard updates paused (stationary) or resumed.
         case paused, resumed
+        /// A timeline stay, once the device has left it (the `timeline` service).
+        case stay
+        /// A timeline trip, once it has reached its stay (the `timeline` service).
+        case trip
     }
 
     /// What a location carries of its fix, in Core Location's terms; nil when unknown.
@@ -75,12 +79,16 @@ public struct LocationRecord: Sendable, Equatable {
     public var batch: Int?
     /// A visit's arrival or departure.
     public var visit: Visit?
+    /// A stay's arrival, departure, uncertainty and fixes (kind `stay`).
+    public var stay: TimelineStay?
+    /// A trip's times, start, distance, speeds and mode (kind `trip`).
+    public var trip: TimelineTrip?
     /// The configured subscription the record was made for, in the daemon's history and stream.
     public var subscription: String?
 
     public init(
         kind: Kind, time: Timestamp, coordinate: Coordinate, measurements: Measurements = Measurements(), batch: Int? = nil,
-        visit: Visit? = nil, subscription: String? = nil
+        visit: Visit? = nil, stay: TimelineStay? = nil, trip: TimelineTrip? = nil, subscription: String? = nil
     ) {
         self.kind = kind
         self.time = time
@@ -88,6 +96,8 @@ public struct LocationRecord: Sendable, Equatable {
         self.measurements = measurements
         self.batch = batch
         self.visit = visit
+        self.stay = stay
+        self.trip = trip
         self.subscription = subscription
     }
 }

@@ -14,10 +14,15 @@ import WaymarkCore
 ///   would have. (Candidate stays begin at every fix that leaves the last one, about every
 ///   100 m on the move, so their beginnings depend on the whole past: without this mark a
 ///   restart shifts every later arrival by up to a candidate's length.)
+/// - `timeline`: where the timeline service's rebuilding starts (`TimelineService`): the first fix
+///   of the stay it is at or last left (the history's first fix before any stay). The stay and
+///   the trip since are rebuilt from the stored fixes, so the segment owed at a restart is
+///   reported once, with the values it would have had.
 public struct ServiceMark: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case significantLocation = "significant-location"
         case stay
+        case timeline
     }
 
     public var kind: Kind
@@ -36,6 +41,7 @@ extension Array where Element == ServiceMark {
     public subscript(kind: ServiceMark.Kind) -> ServiceMark? { first { $0.kind == kind } }
 
     /// The earliest time from which stored fixes must be replayed to resume these marks' services:
-    /// the start of the current stay; nil when nothing needs fixes.
-    public var replayFrom: Timestamp? { self[.stay]?.time }
+    /// the start of the current stay or timeline segment, whichever is earlier; nil when nothing
+    /// needs fixes.
+    public var replayFrom: Timestamp? { [self[.stay]?.time, self[.timeline]?.time].compactMap(\.self).min() }
 }

@@ -56,6 +56,7 @@ extension WaymarkStore {
         registerServiceMarkMigration(in: &migrator)
         registerForceQuitBootMigration(in: &migrator)
         registerImportMigration(in: &migrator)
+        registerTimelineServiceMarkMigration(in: &migrator)
         return migrator
     }
 

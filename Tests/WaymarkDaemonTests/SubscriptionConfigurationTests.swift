@@ -61,6 +61,13 @@ import WaymarkServices
         .init(yaml: "subscriptions:\n  s:\n    activity: fitness\n", expected: "waymark.yaml:3:5: subscriptions.s: asks for no service"),
         .init(yaml: "subscriptions:\n  my log:\n    visits: true\n", expected: "waymark.yaml:2:3: subscriptions.my log: a subscription name is"),
         .init(yaml: "subscriptions: [visits]\n", expected: "waymark.yaml:1:16: subscriptions: must be a mapping of keys"),
+        // The timeline's key (docs/timeline/events.md) is read as visits' is.
+        .init(yaml: "subscriptions:\n  s:\n    timeline: { radius: 0 }\n", expected: "waymark.yaml:3:25: subscriptions.s.timeline.radius: 0.0 must be greater than 0"),
+        .init(yaml: "subscriptions:\n  s:\n    timeline: { minimum_duration: soon }\n", expected: "waymark.yaml:3:35: subscriptions.s.timeline.minimum_duration:"),
+        .init(yaml: "subscriptions:\n  s:\n    timeline: { radious: 100 }\n", expected: "waymark.yaml:3:17: subscriptions.s.timeline.radious: unknown key"),
+        .init(yaml: "subscriptions:\n  s:\n    timeline: yes please\n", expected: "waymark.yaml:3:15: subscriptions.s.timeline: must be true, false or a mapping"),
+        .init(yaml: "subscriptions:\n  s:\n    timelines: true\n", expected: "waymark.yaml:3:5: subscriptions.s.timelines: unknown key"),
+        .init(yaml: "subscriptions:\n  s:\n    timeline: false\n", expected: "waymark.yaml:3:5: subscriptions.s: asks for no service: give standard, significant_change, visits or timeline"),
     ]
 
     @Test(arguments: bad)

@@ -37,6 +37,7 @@ extension LocationRecord {
         case .number(let number): JSONObjectWriter.number(number)
         case .integer(let integer): String(integer)
         case .text(let text): JSONObjectWriter.quoted(text)
+        case .coordinate(let position): "{\"latitude\":\(JSONObjectWriter.number(position.latitude)),\"longitude\":\(JSONObjectWriter.number(position.longitude))}"
         case nil: nil
         }
     }

@@ -4,7 +4,7 @@ import WaymarkCore
 /// the daemon started.
 public struct SubscriptionStatus: Sendable, Equatable {
     public var name: String
-    /// `standard`, `significantChange`, `visits`, in that order, as asked for.
+    /// `standard`, `significantChange`, `visits`, `timeline`, in that order, as asked for.
     public var services: [String]
     /// `precise` or `approximate`.
     public var precision: String

@@ -19,6 +19,9 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     case visit
     /// Standard updates paused (the device is stationary) or resumed.
     case paused, resumed
+    /// A timeline stay, after the device left it; a timeline trip, once it reached its stay
+    /// (the `timeline` service, docs/timeline/events.md).
+    case stay, trip
     /// Ranged beacons at one instant.
     case ranging
     /// No position.

@@ -11,6 +11,7 @@ import Yams
 ///     standard: { desired_accuracy: 10, distance_filter: 50, pauses: true }
 ///     significant_change: true          # or { distance: 500, interval: 300 }
 ///     visits: { radius: 100, minimum_duration: 300 }
+///     timeline: true                    # stays and trips; or { radius: 100, minimum_duration: 300 }
 ///     activity: fitness
 ///     precision: approximate            # coordinates on a ~3 km grid; default precise
 /// ```
@@ -24,7 +25,7 @@ extension ConfigurationReader {
             }
             let services = try subscription(body, key: key)
             if services.isEmpty {
-                throw error(body, key: key, "asks for no service: give standard, significant_change or visits")
+                throw error(body, key: key, "asks for no service: give standard, significant_change, visits or timeline")
             }
             subscriptions.append(ConfiguredSubscription(name: name.string, services: services))
         }
@@ -49,18 +50,8 @@ extension ConfigurationReader {
                     }
                     return thresholds
                 }
-            case "visits":
-                subscription.visits = try enabled(value, key: field) { (map) throws(ConfigurationError) in
-                    var thresholds = VisitThresholds()
-                    for (name, value) in map {
-                        switch name.string {
-                        case "radius": thresholds.radius = try positive(value, key: "\(field).radius")
-                        case "minimum_duration": thresholds.minimumDuration = try positive(value, key: "\(field).minimum_duration")
-                        default: throw unknown(name, in: field, known: ["radius", "minimum_duration"])
-                        }
-                    }
-                    return thresholds
-                }
+            case "visits": subscription.visits = try visitThresholds(value, key: field)
+            case "timeline": subscription.timeline = try visitThresholds(value, key: field)
             case "activity": subscription.activity = try activity(value, key: field)
             case "precision":
                 let text = try string(value, key: field)
@@ -69,10 +60,25 @@ extension ConfigurationReader {
                 }
                 subscription.authorization.precision = precision
             default:
-                throw unknown(name, in: key, known: ["standard", "significant_change", "visits", "activity", "precision"])
+                throw unknown(name, in: key, known: ["standard", "significant_change", "visits", "timeline", "activity", "precision"])
             }
         }
         return subscription
+    }
+
+    /// `visits` and `timeline`: the visit rule's radius and minimum duration.
+    private func visitThresholds(_ node: Node, key: String) throws(ConfigurationError) -> VisitThresholds? {
+        try enabled(node, key: key) { (map) throws(ConfigurationError) in
+            var thresholds = VisitThresholds()
+            for (name, value) in map {
+                switch name.string {
+                case "radius": thresholds.radius = try positive(value, key: "\(key).radius")
+                case "minimum_duration": thresholds.minimumDuration = try positive(value, key: "\(key).minimum_duration")
+                default: throw unknown(name, in: key, known: ["radius", "minimum_duration"])
+                }
+            }
+            return thresholds
+        }
     }
 
     /// `false` → nil, `true` → the defaults, a mapping → what `read` makes of it.

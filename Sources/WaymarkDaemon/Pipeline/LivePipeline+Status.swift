@@ -44,6 +44,7 @@ extension LivePipeline {
             if services.standard != nil { names.append("standard") }
             if services.significantChange != nil { names.append("significantChange") }
             if services.visits != nil { names.append("visits") }
+            if services.timeline != nil { names.append("timeline") }
             let statistics = device.statistics(of: .subscription(subscription.name))
             return SubscriptionStatus(
                 name: subscription.name, services: names, precision: services.authorization.precision.rawValue,

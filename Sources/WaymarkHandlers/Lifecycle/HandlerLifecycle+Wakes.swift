@@ -12,13 +12,13 @@ extension HandlerLifecycle {
     }
 
     /// Whether an event of `kind` brings back a handler the user force-quit (its relaunch policy
-    /// on): location events do — region and beacon monitoring, significant changes and visits, as
-    /// on iOS since 7.1, and standard updates (with "always"), which Waymark treats alike. Wakes
-    /// that are not locations do not: a silent push, a background fetch and an accessory change
+    /// on): location events do — region and beacon monitoring, significant changes and visits (and
+    /// the timeline's stays and trips), as on iOS since 7.1, and standard updates (with "always"),
+    /// which Waymark treats alike. Wakes that are not locations do not: a silent push, a background fetch and an accessory change
     /// leave a force-quit app down on a phone, until the user opens it.
     public static func relaunchesAfterForceQuit(_ kind: EventKind) -> Bool {
         switch kind {
-        case .region, .beacon, .significantChange, .visit, .location, .paused, .resumed: true
+        case .region, .beacon, .significantChange, .visit, .stay, .trip, .location, .paused, .resumed: true
         case .push, .fetch, .accessory, .ranging, .state, .place, .gap, .reportedRegion, .reportedWaypoint, .reportedOffline, .reportedCard,
             .reportedVisit, .reportedActivity:
             false

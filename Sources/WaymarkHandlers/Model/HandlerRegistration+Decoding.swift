@@ -45,7 +45,7 @@ extension HandlerSubscription {
 
 extension ServiceSubscriptionSettings {
     enum CodingKeys: String, CodingKey {
-        case standard, desiredAccuracy, distanceFilter, pauses, deferredDistance, deferredInterval, significantChange, visits, activity
+        case standard, desiredAccuracy, distanceFilter, pauses, deferredDistance, deferredInterval, significantChange, visits, timeline, activity
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +59,7 @@ extension ServiceSubscriptionSettings {
             deferredInterval: try c.decodeIfPresent(Double.self, forKey: .deferredInterval),
             significantChange: try c.decodeIfPresent(Bool.self, forKey: .significantChange) ?? false,
             visits: try c.decodeIfPresent(Bool.self, forKey: .visits) ?? false,
+            timeline: try c.decodeIfPresent(Bool.self, forKey: .timeline) ?? false,
             activity: try c.decodeIfPresent(String.self, forKey: .activity) ?? "other")
     }
 }

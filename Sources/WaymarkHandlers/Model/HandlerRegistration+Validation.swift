@@ -53,7 +53,7 @@ extension HandlerRegistration {
         if services.isEmpty && !subscription.monitorsRegions && !subscription.monitorsBeacons && fetchInterval == nil
             && !subscription.accessory
         {
-            throw invalid("subscribe to something: --significant, --standard, --visits, --regions ID…, --all-regions, --beacons ID…, --all-beacons, --ranging ID…, --accessory or --fetch-interval S")
+            throw invalid("subscribe to something: --significant, --standard, --visits, --timeline, --regions ID…, --all-regions, --beacons ID…, --all-beacons, --ranging ID…, --accessory or --fetch-interval S")
         }
         for device in subscription.devices where !ShortName.isValid(device) {
             throw invalid("--device: the device name '\(device)' is not 1–64 letters, digits, '.', '_' or '-'")

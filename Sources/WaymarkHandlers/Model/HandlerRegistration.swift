@@ -51,7 +51,7 @@ public struct HandlerRegistration: Sendable, Equatable, Codable {
 
 /// What a handler is woken for.
 public struct HandlerSubscription: Sendable, Equatable, Codable {
-    /// Location services (standard, significant change, visits) with their filters.
+    /// Location services (standard, significant change, visits, timeline) with their filters.
     public var services: ServiceSubscriptionSettings
     /// Region identifiers monitored for it; `allRegions` takes every region.
     public var regions: [String]
@@ -123,12 +123,14 @@ public struct ServiceSubscriptionSettings: Sendable, Equatable, Codable {
     public var deferredInterval: Double?
     public var significantChange: Bool
     public var visits: Bool
+    /// Timeline stays and trips (`stay`/`trip` records; the visit rule's defaults).
+    public var timeline: Bool
     public var activity: String
 
     public init(
         standard: Bool = false, desiredAccuracy: String? = nil, distanceFilter: Double? = nil, pauses: Bool = false,
         deferredDistance: Double? = nil, deferredInterval: Double? = nil,
-        significantChange: Bool = false, visits: Bool = false, activity: String = "other"
+        significantChange: Bool = false, visits: Bool = false, timeline: Bool = false, activity: String = "other"
     ) {
         self.standard = standard
         self.desiredAccuracy = desiredAccuracy
@@ -138,10 +140,11 @@ public struct ServiceSubscriptionSettings: Sendable, Equatable, Codable {
         self.deferredInterval = deferredInterval
         self.significantChange = significantChange
         self.visits = visits
+        self.timeline = timeline
         self.activity = activity
     }
 
-    public var isEmpty: Bool { !standard && !significantChange && !visits }
+    public var isEmpty: Bool { !standard && !significantChange && !visits && !timeline }
 
     /// The services to run for it, under `precision`.
     public func subscription(precision: Authorization.Precision) -> ServiceSubscription {
@@ -157,6 +160,7 @@ public struct ServiceSubscriptionSettings: Sendable, Equatable, Codable {
         }
         if significantChange { subscription.significantChange = SignificantChangeThresholds() }
         if visits { subscription.visits = VisitThresholds() }
+        if timeline { subscription.timeline = VisitThresholds() }
         subscription.authorization.precision = precision
         return subscription
     }

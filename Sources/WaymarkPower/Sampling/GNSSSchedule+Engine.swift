@@ -7,12 +7,13 @@ import WaymarkServices
 extension GNSSSchedule {
     /// The schedule for `subscriptions` at `activity`'s speed bound, with `profile`'s hot start
     /// and break-even sleep: significant change adds a circle of its distance (a fix at least as often as the device
-    /// could leave it), visits a circle of their radius.
+    /// could leave it), visits and the timeline a circle of their radius.
     public init(activity: ActivityType, subscriptions: [ServiceSubscription], profile: PowerProfile) {
         var radii: [Double] = []
         for services in subscriptions {
             if let significant = services.significantChange { radii.append(significant.minimumDistance) }
             if let visits = services.visits { radii.append(visits.radius) }
+            if let timeline = services.timeline { radii.append(timeline.radius) }
         }
         self.init(profile: profile, maximumSpeed: activity.maximumSpeed, serviceRadii: radii)
     }

@@ -10,6 +10,8 @@ public struct ServiceSubscription: Sendable, Hashable {
     public var significantChange: SignificantChangeThresholds?
     /// Visits with their thresholds, when asked for.
     public var visits: VisitThresholds?
+    /// Timeline stays and trips (`TimelineService`), with the visit rule their stays follow, when asked for.
+    public var timeline: VisitThresholds?
     /// Bounds the speed of plausible jumps in the subscription's validation gate.
     public var activity: ActivityType
     /// When-in-use or always; precise or approximate (coordinates coarsened, no region monitoring).
@@ -17,18 +19,19 @@ public struct ServiceSubscription: Sendable, Hashable {
 
     public init(
         standard: StandardUpdates.Configuration? = nil, significantChange: SignificantChangeThresholds? = nil,
-        visits: VisitThresholds? = nil, activity: ActivityType = .other,
+        visits: VisitThresholds? = nil, timeline: VisitThresholds? = nil, activity: ActivityType = .other,
         authorization: Authorization = Authorization(level: .always)
     ) {
         self.standard = standard
         self.significantChange = significantChange
         self.visits = visits
+        self.timeline = timeline
         self.activity = activity
         self.authorization = authorization
     }
 
     /// Whether no location service is asked for (region monitoring alone needs none).
-    public var isEmpty: Bool { standard == nil && significantChange == nil && visits == nil }
+    public var isEmpty: Bool { standard == nil && significantChange == nil && visits == nil && timeline == nil }
 
     /// Coordinates the subscriber receives are coarsened to the ~3 km grid.
     public var isApproximate: Bool { authorization.precision == .approximate }
@@ -43,8 +46,8 @@ public struct ServiceSubscription: Sendable, Hashable {
     }
 
     /// Fresh services, in the order their records are emitted for one fix: standard updates,
-    /// significant change, visits; pauses and visits judge silences by `silence` (its threshold;
-    /// a visit's own radius).
+    /// significant change, visits, timeline; pauses, visits and the timeline judge silences by
+    /// `silence` (its threshold; a visit's own radius).
     public func makeServices(silence: SilenceRule = .standard) -> [any LocationService] {
         var services: [any LocationService] = []
         if let standard { services.append(StandardUpdates(configuration: standard, silence: silence)) }
@@ -53,6 +56,9 @@ public struct ServiceSubscription: Sendable, Hashable {
                 minimumDistance: significantChange.minimumDistance, minimumInterval: significantChange.minimumInterval))
         }
         if let visits { services.append(VisitDetector(radius: visits.radius, minimumDuration: visits.minimumDuration, silenceThreshold: silence.threshold)) }
+        if let timeline {
+            services.append(TimelineService(thresholds: timeline, silenceThreshold: silence.threshold, gate: makeGate()))
+        }
         return services
     }
 }

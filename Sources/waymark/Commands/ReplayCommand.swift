@@ -160,6 +160,9 @@ struct ServiceOptions: ParsableArguments {
     @Flag(help: "Visits: arrival after 5 min within 100 m, departure when leaving.")
     var visits = false
 
+    @Flag(help: "Timeline stays (\"stay\", once left) and the trips between them (\"trip\", once the next stay is reached); the visit rule's stays.")
+    var timeline = false
+
     @Option(help: "fitness, automotive, other or airborne: the speed bound of the validation gate.")
     var activity: String = "other"
 
@@ -195,6 +198,7 @@ struct ServiceOptions: ParsableArguments {
         selection.activity = activityType
         selection.significantChange = significant ? SignificantChangeThresholds() : nil
         selection.visits = visits ? VisitThresholds() : nil
+        selection.timeline = timeline ? VisitThresholds() : nil
         selection.authorization.precision = approximate ? .approximate : .precise
         return selection
     }

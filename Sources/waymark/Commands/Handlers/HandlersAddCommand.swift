@@ -34,6 +34,7 @@ extension HandlersCommand {
         @Option(name: .customLong("defer-distance"), help: "With --standard: deliver in batches every so many metres.") var deferDistance: Double?
         @Option(name: .customLong("defer-interval"), help: "With --standard: deliver in batches every so many seconds.") var deferInterval: Double?
         @Flag(help: "Visits.") var visits = false
+        @Flag(help: "Timeline stays and trips, each once it has ended (\"stay\"/\"trip\").") var timeline = false
         @Option(parsing: .upToNextOption, help: "Region identifiers to monitor.") var regions: [String] = []
         @Flag(name: .customLong("all-regions"), help: "Every region, including ones added later.") var allRegions = false
         @Option(parsing: .upToNextOption, help: "Beacon region identifiers to monitor (entry, exit).") var beacons: [String] = []
@@ -73,7 +74,7 @@ extension HandlersCommand {
                     services: ServiceSubscriptionSettings(
                         standard: standard, desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter, pauses: pauses,
                         deferredDistance: deferDistance, deferredInterval: deferInterval,
-                        significantChange: significant, visits: visits, activity: activity),
+                        significantChange: significant, visits: visits, timeline: timeline, activity: activity),
                     regions: regions, allRegions: allRegions, beacons: beacons, allBeacons: allBeacons, ranging: ranging,
                     authorizationLevel: whenInUse ? "whenInUse" : "always",
                     precision: approximate ? "approximate" : "precise", devices: device, accessory: accessory),

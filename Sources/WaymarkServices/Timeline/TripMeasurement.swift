@@ -5,9 +5,13 @@ import WaymarkCore
 /// so a trip measures the same whether the segmenter ran from the start or resumed.
 ///
 /// 1. **Spikes out.** An interior fix that lies more than twice `max(spikeFloor, d)` from both
-///    its neighbours, where `d` is the distance between those neighbours, is an out-and-back
-///    outlier (a reflection) and is left out of every figure. Only fixes between continuous
-///    neighbours are judged; the first and last fix always stay.
+///    its continuous neighbours, where `d` is the distance between those neighbours, is an
+///    out-and-back outlier (a reflection) and is left out of every figure. A fix with a
+///    silence on one side is judged by the other: it is a spike when its jump to the next
+///    (previous) fix is more than twice `max(spikeFloor, what the pace of the two fixes after
+///    (before) it covers in that time)` — an outlier just after a silence passes the gate
+///    (the silence makes any jump plausible) and then makes the gate drop the good fixes
+///    until the speed from it falls to the bound. The first and last fix always stay.
 /// 2. **Distance without jitter.** Distance is summed from an anchor: the next fix counts only
 ///    once it is at least `max(minimumStep, its horizontalAccuracy capped at maximumStep)`
 ///    metres from the anchor, and then becomes the anchor; the trip's last fix always closes
@@ -45,35 +49,52 @@ public enum TripMeasurement {
         let first = points[0]
         let last = points[points.count - 1]
         let kept = withoutSpikes(points, silenceThreshold: silenceThreshold)
-        let distance = distance(along: kept)
-        let duration = last.time.seconds(since: first.time)
-        let speeds = Speeds(kept, silenceThreshold: silenceThreshold)
-        let profile = SpeedProfile(
-            distance: distance, duration: duration, movingTime: speeds.movingTime,
-            medianSpeed: speeds.movingPercentile(0.5), highSpeed: speeds.movingPercentile(0.95), gapSpeed: speeds.gapSpeed,
-            gapDistance: speeds.gapDistance)
+        let (profile, maxSpeed) = profile(of: kept, silenceThreshold: silenceThreshold)
         return TimelineTrip(
-            start: first.time, end: last.time, from: first.coordinate, to: last.coordinate, distance: distance,
-            movingTime: speeds.movingTime, maxSpeed: speeds.maxSpeed, averageSpeed: profile.averageSpeed,
+            start: first.time, end: last.time, from: first.coordinate, to: last.coordinate, distance: profile.distance,
+            movingTime: profile.movingTime, maxSpeed: maxSpeed, averageSpeed: profile.averageSpeed,
             elevationGain: elevationGain(along: kept), mode: TravelModeRule.judge(profile), fixCount: points.count)
     }
 
-    /// `points` without out-and-back spikes (rule 1).
+    /// The speed profile and the max speed of a trip's fixes, spikes already out.
+    static func profile(of kept: [TripPoint], silenceThreshold: Double) -> (SpeedProfile, maxSpeed: Double) {
+        let speeds = Speeds(kept, silenceThreshold: silenceThreshold)
+        let duration = kept[kept.count - 1].time.seconds(since: kept[0].time)
+        let profile = SpeedProfile(
+            distance: distance(along: kept), duration: duration, movingTime: speeds.movingTime,
+            medianSpeed: speeds.movingPercentile(0.5), highSpeed: speeds.movingPercentile(0.95), gapSpeed: speeds.gapSpeed,
+            gapDistance: speeds.gapDistance)
+        return (profile, speeds.maxSpeed)
+    }
+
+    /// `points` without spikes (rule 1).
     static func withoutSpikes(_ points: [TripPoint], silenceThreshold: Double) -> [TripPoint] {
         guard points.count >= 3 else { return points }
+        func seconds(_ from: Int, _ to: Int) -> Double { points[to].time.seconds(since: points[from].time) }
+        func metres(_ from: Int, _ to: Int) -> Double { Geodesic.sphericalDistance(points[from].coordinate, points[to].coordinate) }
+        func continuous(_ from: Int) -> Bool { from >= 0 && from + 1 < points.count && seconds(from, from + 1) <= silenceThreshold }
+        /// Whether the jump between `index` and its neighbour `near` is more than twice what the
+        /// pace between `near` and `far` (its continuous neighbour on the same side) covers.
+        func outOfPace(_ index: Int, _ near: Int, _ far: Int) -> Bool {
+            let pace = metres(near, far) / abs(seconds(near, far))
+            return metres(index, near) > 2 * max(spikeFloor, pace * abs(seconds(index, near)))
+        }
         var kept = [points[0]]
         kept.reserveCapacity(points.count)
         for index in 1..<(points.count - 1) {
-            let (previous, point, next) = (points[index - 1], points[index], points[index + 1])
-            let continuous =
-                point.time.seconds(since: previous.time) <= silenceThreshold && next.time.seconds(since: point.time) <= silenceThreshold
-            if continuous {
-                let across = max(spikeFloor, Geodesic.sphericalDistance(previous.coordinate, next.coordinate))
-                let out = Geodesic.sphericalDistance(previous.coordinate, point.coordinate)
-                let back = Geodesic.sphericalDistance(point.coordinate, next.coordinate)
-                if min(out, back) > 2 * across { continue }
+            let spike: Bool
+            switch (continuous(index - 1), continuous(index)) {
+            case (true, true):
+                let across = max(spikeFloor, metres(index - 1, index + 1))
+                spike = min(metres(index - 1, index), metres(index, index + 1)) > 2 * across
+            case (false, true):
+                spike = continuous(index + 1) && outOfPace(index, index + 1, index + 2)
+            case (true, false):
+                spike = continuous(index - 2) && outOfPace(index, index - 1, index - 2)
+            case (false, false):
+                spike = false
             }
-            kept.append(point)
+            if !spike { kept.append(points[index]) }
         }
         kept.append(points[points.count - 1])
         return kept

@@ -57,6 +57,7 @@ extension WaymarkStore {
         registerForceQuitBootMigration(in: &migrator)
         registerImportMigration(in: &migrator)
         registerTimelineServiceMarkMigration(in: &migrator)
+        registerTimelineMigration(in: &migrator)
         return migrator
     }
 

@@ -10,7 +10,9 @@ extension StayComparison {
     public func lines(timeZone: String, labels: [Timestamp: String] = [:]) -> [String] {
         let clock = LocalClock(TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!)
         func span(_ arrival: Timestamp, _ departure: Timestamp) -> String {
-            "\(clock.shortDate(arrival)) \(clock.time(arrival))–\(clock.time(departure))"
+            let day = clock.shortDate(arrival)
+            let until = clock.shortDate(departure) == day ? clock.time(departure) : "\(clock.shortDate(departure)) \(clock.time(departure))"
+            return "\(day) \(clock.time(arrival))–\(until)"
         }
         func figure(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "–" }
         var lines = [

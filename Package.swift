@@ -194,7 +194,7 @@ let package = Package(
             ],
             // The web page's files, compiled into the binary by SwiftPM (`PackageResources`,
             // served through `WebAssets`): a copied `waymark` serves the page with nothing beside it.
-            resources: ["api.js", "app.css", "app.js", "charts.js", "explain.js", "format.js", "handlers.js", "history.js", "icon.svg", "index.html", "live.js",
+            resources: ["api.js", "app.css", "app.js", "charts.js", "day.js", "explain.js", "format.js", "handlers.js", "history.js", "icon.svg", "index.html", "live.js",
                 "map.js", "regions.js"].map { .embedInCode("Web/\($0)") }),
         // Output delivery (docs/outputs.md), shared by the single daemon and the fleet: the channels
         // (webhook, MQTT in every format) and their one factory, the delivery and position runners
@@ -215,7 +215,7 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
                 "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline", "WaymarkDevices",
-                "WaymarkOutputs", "WaymarkExportJob", "WaymarkDelivery", "WaymarkConfiguration",
+                "WaymarkOutputs", "WaymarkExportJob", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkTimelineJob",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -238,6 +238,7 @@ let package = Package(
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkPipeline", "WaymarkDevices", "WaymarkSources",
                 "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkBeacons",
+                "WaymarkTimelineJob",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -7,6 +7,7 @@ import WaymarkAPI
 import WaymarkSources
 import WaymarkPipeline
 import WaymarkStore
+import WaymarkTimelineJob
 
 /// `waymark serve`: the long-running service. One `ServiceGroup` holds the fix source (gpsd or
 /// a replay), the API server, region reloading on SIGHUP and history retention; SIGTERM and
@@ -72,7 +73,9 @@ public enum Daemon {
             settings: configuration.pipeline, clock: clock, logger: logger)
         let state = DaemonState(
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,
-            outputService: outputService, historyImports: imports)
+            outputService: outputService, historyImports: imports,
+            timelines: StoreTimelines(
+                store: store, places: PlaceIndexLoader.none(logger: logger), logger: logger))
         handlerQueries.answer(with: state)
         try await state.reloadHandlers()
 

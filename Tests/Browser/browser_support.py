@@ -1,6 +1,10 @@
 """What the browser scripts share: Debian's headless Chromium through Selenium and
 chromium-driver, failures collected rather than raised, and signing in with the TCP listener's
 token."""
+import re
+import time
+
+import yaml
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -53,3 +57,52 @@ def finish(name):
         return 1
     print(f"{name}: all checks passed")
     return 0
+
+
+def drive(run, args, name):
+    """Runs `run(driver, args)` in a fresh browser, which it then quits; the exit status."""
+    driver = browser()
+    try:
+        run(driver, args)
+    finally:
+        driver.quit()
+    return finish(name)
+
+
+def documented(paths, request_path):
+    """Whether an /v1 path matches one of openapi.yaml's templates."""
+    for template in paths:
+        pattern = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
+        if re.match(pattern, request_path):
+            return True
+    return False
+
+
+def check_page_rules(driver, openapi):
+    """What every page state must keep (docs/web.md): nothing wider than a 390 px phone, every
+    control named, only documented requests besides the page's own files, no console errors.
+    Returns the paths the page requested."""
+    driver.set_window_size(390, 844)
+    time.sleep(0.5)
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    check(overflow <= 0, f"the page is {overflow} px wider than a 390 px phone screen")
+
+    # Every button and form field has a name a screen reader can say.
+    unnamed = driver.execute_script("""
+        return [...document.querySelectorAll('button, input, select')].filter(e => {
+            if (e.type === 'hidden') return false;
+            const label = e.labels && e.labels.length ? e.labels[0].textContent.trim() : '';
+            return !(e.getAttribute('aria-label') || label || e.textContent.trim());
+        }).map(e => e.outerHTML.slice(0, 80));""")
+    check(not unnamed, f"controls without an accessible name: {unnamed}")
+
+    with open(openapi) as spec:
+        paths = list(yaml.safe_load(spec)["paths"].keys())
+    requested = driver.execute_script("return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+    requested.append("/")
+    for path in sorted(set(requested)):
+        check(path == "/" or path.startswith("/web/") or documented(paths, path), f"the page requested an undocumented path: {path}")
+
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    check(not errors, f"console errors: {errors}")
+    return requested

@@ -22,16 +22,14 @@ FleetWebPageBrowserTests (Swift) run it.
 import argparse
 import calendar
 import json
-import re
 import subprocess
 import sys
 import time
 
-import yaml
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import browser, check, finish, sign_in, wait
+from browser_support import check, check_page_rules, drive, sign_in, wait
 
 
 def waymark(args, arguments):
@@ -74,15 +72,6 @@ def listed_regions(args):
     return waymark(args, ["regions", "list", "--db", args.db])
 
 
-def documented(paths, request_path):
-    """Whether an /v1 path matches one of openapi.yaml's templates."""
-    for template in paths:
-        pattern = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
-        if re.match(pattern, request_path):
-            return True
-    return False
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
@@ -100,12 +89,7 @@ def main():
     if bool(args.db) == bool(args.postgres):
         parser.error("give --db (a single daemon) or --postgres (a fleet)")
 
-    driver = browser()
-    try:
-        run(driver, args)
-    finally:
-        driver.quit()
-    return finish("web page")
+    return drive(run, args, "web page")
 
 
 def run(driver, args):
@@ -193,31 +177,8 @@ def run(driver, args):
         check(wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, "#power-radio rect.bar, #power-radio text"), "the energy chart"),
               "no energy chart")
 
-    # A phone's width: nothing wider than the screen.
-    driver.set_window_size(390, 844)
-    time.sleep(0.5)
-    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-    check(overflow <= 0, f"the page is {overflow} px wider than a 390 px phone screen")
-
-    # Every button and form field has a name a screen reader can say.
-    unnamed = driver.execute_script("""
-        return [...document.querySelectorAll('button, input, select')].filter(e => {
-            if (e.type === 'hidden') return false;
-            const label = e.labels && e.labels.length ? e.labels[0].textContent.trim() : '';
-            return !(e.getAttribute('aria-label') || label || e.textContent.trim());
-        }).map(e => e.outerHTML.slice(0, 80));""")
-    check(not unnamed, f"controls without an accessible name: {unnamed}")
-
-    # Only documented endpoints, besides the page's own files.
-    with open(args.openapi) as spec:
-        paths = list(yaml.safe_load(spec)["paths"].keys())
-    requested = driver.execute_script("return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
-    requested.append("/")
-    for path in sorted(set(requested)):
-        check(path == "/" or path.startswith("/web/") or documented(paths, path), f"the page requested an undocumented path: {path}")
-
-    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-    check(not errors, f"console errors: {errors}")
+    # A phone's width, named controls, documented requests, a quiet console.
+    check_page_rules(driver, args.openapi)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,9 @@ import WaymarkTestSupport
         .init(method: .get, template: "/v1/export", uri: "/v1/export?format=stats&device=phone&from=2024-05-01T12:00:00Z"),
         .init(method: .get, template: "/v1/export", uri: "/v1/export?format=doc"),
         .init(method: .get, template: "/v1/export", uri: "/v1/export?format=gpx&from=2024-05-02T00:00:00Z&to=2024-05-01T00:00:00Z"),
+        .init(method: .get, template: "/v1/timeline", uri: "/v1/timeline?device=local&day=2026-05-02"),
+        .init(method: .get, template: "/v1/timeline", uri: "/v1/timeline?from=2024-05-01T12:00:00Z&to=2024-05-01T11:00:00Z"),
+        .init(method: .get, template: "/v1/timeline", uri: "/v1/timeline?device=nobody&day=2024-05-01"),
         .init(method: .post, template: "/v1/imports", uri: "/v1/imports?device=phone&name=ride.gpx", body: Self.gpx),
         .init(method: .get, template: "/v1/imports/{id}", uri: "/v1/imports/1"),
         .init(method: .get, template: "/v1/imports", uri: "/v1/imports"),
@@ -155,6 +158,8 @@ import WaymarkTestSupport
                 advertisements: 3, ignored: ["otherManufacturer": 2])
         }
         backend.state.withLock { $0.scriptedLive = [FakeBackend.fix(70, latitude: 1, longitude: 2)] }
+        // A day of stays and a trip for `GET /v1/timeline`.
+        _ = try backend.store.recordFixes(TimelineRouteTests.noisyDay(), source: "conformance")
         // Imports into a real store beside their uploads, as the daemon's.
         let directory = try TemporaryDirectory()
         let logger = Logger(label: "conformance", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -3,6 +3,7 @@ import WaymarkDevices
 import WaymarkOutputs
 import WaymarkRegions
 import WaymarkStore
+import WaymarkTimelineJob
 
 /// What the API needs from the daemon. The daemon implements it over its store and pipeline;
 /// tests use an in-memory fake.
@@ -39,6 +40,10 @@ public protocol DaemonBackend: Sendable {
     /// A device's history through the export code: the file's bytes (`stats`: the statistics'
     /// JSON). Throws `APIError` 404 `empty-track` when the range holds no fix.
     func export(_ request: ExportRequest) async throws -> [UInt8]
+    /// A device's stays and trips, named (`GET /v1/timeline`, docs/timeline/web.md). Throws
+    /// `APIError.noDevice` for a device that is not known, `APIError` 501 where there is none
+    /// (the fleet).
+    func timeline(_ request: TimelineRequest) async throws -> Timeline
     /// The imports of history files into the store (`POST /v1/imports`, docs/import.md). Throws
     /// `APIError` 501 where there are none (the fleet).
     func imports() async throws -> HistoryImports

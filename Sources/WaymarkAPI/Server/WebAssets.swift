@@ -10,6 +10,7 @@ enum WebAssets {
         "api.js": (javaScript, PackageResources.api_js),
         "app.js": (javaScript, PackageResources.app_js),
         "charts.js": (javaScript, PackageResources.charts_js),
+        "day.js": (javaScript, PackageResources.day_js),
         "explain.js": (javaScript, PackageResources.explain_js),
         "format.js": (javaScript, PackageResources.format_js),
         "handlers.js": (javaScript, PackageResources.handlers_js),

@@ -6,6 +6,7 @@ import { createMap, fit } from "./map.js";
 import { LiveView } from "./live.js";
 import { RegionsView } from "./regions.js";
 import { HistoryView } from "./history.js";
+import { DayView } from "./day.js";
 import { HandlersView } from "./handlers.js";
 
 const $ = (id) => document.getElementById(id);
@@ -75,6 +76,10 @@ async function main() {
     stats: $("history-stats"), profile: $("profile"), profileChart: $("profile-chart"), downloads: $("downloads"),
     events: $("history-events"),
   });
+  const day = new DayView(map, {
+    form: $("day-form"), date: $("day-date"), summary: $("day-summary"), list: $("day-entries"), legend: $("day-legend"),
+    fleet: status.source.kind === "fleet",
+  });
   const handlers = new HandlersView({
     rows: $("handler-rows"), byRadio: $("power-radio"), byHandler: $("power-handler"), fleet: status.source.kind === "fleet",
   });
@@ -99,7 +104,9 @@ async function main() {
     const events = await regions.select(device, Boolean(latest.get(device)));
     const range = await api.get(`/v1/fixes?device=${encodeURIComponent(device)}&limit=1`);
     history.select(device, range.items[0]?.time, latest.get(device)?.time);
+    day.select(device, latest.get(device)?.time);
     if (view === "history") await history.show();
+    if (view === "day") await day.show();
     return events;
   };
   select.addEventListener("change", () => choose().catch(report));
@@ -111,8 +118,10 @@ async function main() {
   tabs(async (name) => {
     view = name;
     history.shown(name === "history");
+    day.shown(name === "day");
     clearInterval(refresher);
     if (name === "history") await history.show();
+    if (name === "day") await day.show();
     if (name === "handlers") {
       await handlers.refresh();
       refresher = setInterval(() => handlers.refresh().catch(report), 10_000);

@@ -8,6 +8,7 @@ import WaymarkHandlers
 import WaymarkOutputs
 import WaymarkRegions
 import WaymarkStore
+import WaymarkTimelineJob
 
 /// The daemon as the API sees it: the store for history and regions, the pipeline for what is
 /// happening now. Every store call runs off the cooperative pool (`WaymarkStore.offPool`).
@@ -26,6 +27,8 @@ struct DaemonState: DaemonBackend {
     let outputService: OutputService
     /// Uploaded history files being imported (`POST /v1/imports`).
     let historyImports: HistoryImports
+    /// `GET /v1/timeline`: the timeline job over the store, with the place data read once.
+    let timelines: StoreTimelines
 
     func status() async -> DaemonStatus {
         let snapshot = pipeline.snapshot()
@@ -172,6 +175,8 @@ struct DaemonState: DaemonBackend {
     }
 
     func imports() async throws -> HistoryImports { historyImports }
+
+    func timeline(_ request: TimelineRequest) async throws -> Timeline { try await timelines.timeline(request) }
 
     func live() async -> AsyncStream<[HistoryEntry]> { feed.subscribe() }
 

@@ -7,6 +7,7 @@ import WaymarkDevices
 import WaymarkOutputs
 import WaymarkRegions
 import WaymarkStore
+import WaymarkTimelineJob
 
 /// The HTTP API (docs/api.md) of a fleet's api node (`waymark serve --fleet --role api`):
 /// the single daemon's routes and JSON over the fleet's PostgreSQL, its live stream from the
@@ -144,6 +145,12 @@ struct FleetBackend: DaemonBackend {
         throw Self.notInFleet(
             "importing history files",
             "an import writes a daemon's SpatiaLite store; import into a SQLite store with `waymark import FILE --device NAME --db STORE`, then move it in with `waymark fleet import --db STORE`")
+    }
+
+    func timeline(_ request: TimelineRequest) async throws -> Timeline {
+        throw Self.notInFleet(
+            "the timeline",
+            "the timeline job keeps its stays and trips in a daemon's SpatiaLite store and reads the history from it; a fleet's history is in PostgreSQL")
     }
 
     func handlers() async -> [String] { [] }

@@ -106,6 +106,9 @@ public enum TripMeasurement {
         var total = 0.0
         for point in points.dropFirst() {
             let step = max(minimumStep, min(point.horizontalAccuracy ?? 0, maximumStep))
+            // The spherical estimate is within 0.56 % of the geodesic: well short of the step,
+            // the fix cannot count, and the costlier geodesic is not needed.
+            guard Geodesic.sphericalDistance(anchor.coordinate, point.coordinate) >= 0.99 * step else { continue }
             let moved = Geodesic.distance(anchor.coordinate, point.coordinate)
             if moved >= step {
                 total += moved

@@ -96,10 +96,38 @@ import WaymarkTestSupport
         #expect(owed.count == 1, "the ride across the restart: \(owed)")
     }
 
+    /// A handler registered with `--timeline` is launched for stays and trips and given each
+    /// one, in order, with the values `waymark replay --timeline` prints (less a configured
+    /// subscription's name: a handler's records carry none).
+    @Test func aHandlerWithTimelineIsGivenTheStaysAndTrips() async throws {
+        let scenario = try await HandlerScenario()
+        let track = try scenario.directory.write("day.gpx", NoisyDay.gpx(NoisyDay().fixes))
+        let replay = try await runWaymark(["replay", track, "--fast", "--timeline"])
+        try #require(replay.status == 0, "\(replay.stderr)")
+        let expected = replay.stdoutLines.filter(Self.isSegment).compactMap(Self.object)
+        // The timeline alone: whatever launches it is a stay or a trip.
+        let added = try await runWaymark(
+            ["handlers", "add", "day-log", "--exec", HandlerScenario.handlerPath, "--timeline", "--db", scenario.db, "--", "--out", scenario.out])
+        try #require(added.status == 0, "\(added.stderr)")
+        let daemon = try BackgroundProcess.waymark(["serve", "--replay", track, "--fast", "--db", scenario.db, "--socket", scenario.socket])
+        let given = try await daemon.whileRunning {
+            let segments = { scenario.events().compactMap { $0["event"] as? [String: Any] }.filter { ["stay", "trip"].contains($0["kind"] as? String) } }
+            _ = try await BackgroundProcess.waitUntil(timeout: 120) { segments().count >= expected.count }
+            #expect(segments().count == expected.count, "\(daemon.stderr.suffix(2000))")
+            return segments()
+        }
+        #expect(given.map { $0["kind"] as? String } == expected.map { $0["kind"] as? String })
+        #expect(given.map { $0["time"] as? String } == expected.map { $0["time"] as? String })
+        #expect(given.map { $0["fixes"] as? Int } == expected.map { $0["fixes"] as? Int })
+        #expect(scenario.events().first?["reason"] as? String == "stay", "launched for the day's first segment, the stay at home: \(scenario.lines().prefix(3))")
+    }
+
+    static func object(_ line: String) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    }
+
     /// A trip record's `start`.
     static func start(_ line: String) -> String? { member(line, "start") }
 
-    static func member(_ line: String, _ key: String) -> String? {
-        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?[key] as? String
-    }
+    static func member(_ line: String, _ key: String) -> String? { object(line)?[key] as? String }
 }

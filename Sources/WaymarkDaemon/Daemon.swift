@@ -75,7 +75,7 @@ public enum Daemon {
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,
             outputService: outputService, historyImports: imports,
             timelines: StoreTimelines(
-                store: store, places: PlaceIndexLoader.none(logger: logger), logger: logger))
+                store: store, places: PlaceIndexLoader(logger: logger) { try PlaceDataFile.loadIfInstalled() }, logger: logger))
         handlerQueries.answer(with: state)
         try await state.reloadHandlers()
 

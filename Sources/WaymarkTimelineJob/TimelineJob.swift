@@ -51,7 +51,9 @@ public struct TimelineJob: Sendable {
             let lastIsOpen = tail.lastIsOpen && overlapping.last == tail.segments.last && !overlapping.isEmpty
             var paths: [[Coordinate]] = []
             for case .trip(let trip) in segments {
-                paths.append(Self.path(of: trip, try store.fixes(device: device, from: trip.start, to: trip.end)))
+                let inside = try store.timelineFixes(
+                    device: device, after: FixPosition(time: trip.start, id: .max), before: trip.end, limit: .max)
+                paths.append(Self.path(of: trip, inside.map(\.fix)))
             }
             let position = timeZone == nil ? try store.fixNearest(device: device, atOrBefore: from)?.coordinate : nil
             return (segments, paths, lastIsOpen, try store.regions(), position)
@@ -94,12 +96,13 @@ public struct TimelineJob: Sendable {
     /// A trip's path for drawing: from its first point to its last through the fixes between
     /// that a fresh validation gate admits (the segmenter's, so an outlier it dropped is not
     /// drawn), simplified to `pathTolerance`.
+    /// `fixes`: those strictly between the trip's start and end, in time order.
     static func path(of trip: TimelineTrip, _ fixes: [Fix]) -> [Coordinate] {
         var gate = ValidationGate(activityType: .other)
         let start = Fix(time: trip.start, coordinate: trip.from)
         _ = gate.admit(start)
         var points = [start]
-        for fix in fixes.sorted(by: { ($0.time ?? trip.start) < ($1.time ?? trip.start) }) {
+        for fix in fixes {
             guard let time = fix.time, time > trip.start, time < trip.end, gate.admit(fix) == nil else { continue }
             points.append(fix)
         }

@@ -99,3 +99,36 @@ import WaymarkTestSupport
         #expect(day.from.rfc3339 == "2026-06-01T00:00:00Z")
     }
 }
+
+/// A day across a DST change: 23 hours long, its local times before and after the change in the
+/// offsets of their moment.
+@Suite struct TimelineDSTTests {
+    @Test func theDayTheClocksGoForwardInBerlin() async throws {
+        let rig = try TimelineRig()
+        // The noisy day moved to begin at 00:30 UTC on 2026-03-29 (01:30 in Berlin, winter time);
+        // the clocks go forward at 01:00 UTC, during the first stay.
+        let shift = Timestamp(rfc3339: "2026-03-29T00:30:00Z")!.seconds(since: NoisyDay.start)
+        let fixes = NoisyDay().fixes.map { fix in
+            var moved = fix
+            moved.time = fix.time?.adding(seconds: shift)
+            return moved
+        }
+        try rig.record(fixes)
+        let day = try await rig.job.day(device: "phone", TimelineDay("2026-03-29"), timeZone: "Europe/Berlin")
+        #expect(day.to.seconds(since: day.from) == 23 * 3_600)
+        let timeline = try await rig.job.timeline(device: "phone", from: day.from, to: day.to, timeZone: day.timeZone)
+        guard case .stay(let first, _)? = timeline.entries.first else {
+            Issue.record("the day does not begin with a stay")
+            return
+        }
+        #expect(first.arrival == fixes.first?.time)
+        let json = timeline.json
+        #expect(json.contains(#""localArrival":"2026-03-29T01:30:00+01:00""#))
+        let departure = Timestamp(nanosecondsSince1970: first.departure.nanosecondsSince1970 + 3_600_000_000_000 * 2)
+        #expect(json.contains(#""localDeparture":""# + String(departure.rfc3339.dropLast().prefix(19)) + #"+02:00""#))
+        // The day before, in the same zone, is 24 hours and holds none of it.
+        let before = try await rig.job.day(device: "phone", TimelineDay("2026-03-28"), timeZone: "Europe/Berlin")
+        #expect(before.to == day.from)
+        #expect(try await rig.job.timeline(device: "phone", from: before.from, to: before.to).entries.isEmpty)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import WaymarkCore
 import WaymarkServices
@@ -100,6 +101,23 @@ import WaymarkTimelineJob
         try rig.record(missing)
         #expect(try await rig.segments() == expected)
         #expect(try rig.stored() == (try scratch.stored()))
+    }
+
+    @Test func twoRefreshesAtOnceStoreEachSegmentOnce() async throws {
+        let rig = try TimelineRig()
+        let fixes = TimelineRig.days(2)
+        try rig.record(fixes)
+        // A second process on the same file (the CLI beside the daemon's API).
+        let other = TimelineJob(
+            store: try WaymarkStore(path: rig.folder.path("waymark.sqlite"), logger: Logger(label: "test.timeline")), places: nil,
+            logger: Logger(label: "test.timeline"))
+        async let first = rig.job.timeline(device: "phone", from: TimelineRig.start, to: TimelineRig.end)
+        async let second = other.timeline(device: "phone", from: TimelineRig.start, to: TimelineRig.end)
+        let (a, b) = try await (first, second)
+        let reference = Self.continuous(fixes)
+        #expect(a.entries.map(\.segment) == reference.completed + reference.open)
+        #expect(b.entries == a.entries)
+        #expect(try rig.stored() == Array(reference.completed.prefix(try rig.stored().count)))
     }
 
     @Test func devicesAreKeptApart() async throws {

@@ -26,7 +26,7 @@ extension WaymarkStore {
     static func fixPage(_ statement: Statement, _ arguments: StatementArguments, limit: Int) throws -> [(id: Int64, fix: Fix)] {
         statement.setUncheckedArguments(arguments)
         var page: [(id: Int64, fix: Fix)] = []
-        page.reserveCapacity(limit)
+        page.reserveCapacity(min(limit, 65_536))
         try statement.forEachRow { columns in page.append((columns.int64(0), try directFix(columns))) }
         return page
     }

@@ -55,19 +55,24 @@ extension WaymarkStore {
         }
     }
 
-    /// Up to `limit` of `device`'s fixes after `position` (all when nil), in time order (then row
-    /// id): the timeline's next page. One range scan of `fixes_by_device_time`; columns are read
-    /// by index.
-    public func timelineFixes(device: String, after position: FixPosition?, limit: Int) throws -> [(id: Int64, fix: Fix)] {
+    /// Up to `limit` of `device`'s fixes after `position` (all when nil) and before `end` (no
+    /// bound when nil), in time order (then row id): the timeline's next page. One range scan of
+    /// the fixes' time index with the device as a filter; columns are read by index.
+    public func timelineFixes(
+        device: String, after position: FixPosition?, before end: Timestamp? = nil, limit: Int
+    ) throws -> [(id: Int64, fix: Fix)] {
         try read(doing: "reading device \(device)'s fixes") { db in
             let after = position ?? FixPosition(time: Timestamp(nanosecondsSince1970: .min), id: 0)
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT \(Self.directFixColumns) FROM fixes
-                    WHERE device = ?3 AND time_ns >= ?1 AND (time_ns > ?1 OR id > ?2)
+                    WHERE device = ?3 AND time_ns >= ?1 AND (time_ns > ?1 OR id > ?2) AND time_ns < ?5
                     ORDER BY time_ns, id LIMIT ?4
                     """)
-            return try Self.fixPage(statement, [after.time.nanosecondsSince1970, after.id, device, limit], limit: limit)
+            let arguments: StatementArguments = [
+                after.time.nanosecondsSince1970, after.id, device, limit, end?.nanosecondsSince1970 ?? .max,
+            ]
+            return try Self.fixPage(statement, arguments, limit: limit)
         }
     }
 

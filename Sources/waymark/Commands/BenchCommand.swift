@@ -13,7 +13,7 @@ struct BenchCommand: ParsableCommand {
             Each benchmark runs --repeat times and reports the median; its last line on standard \
             output is one JSON object. BENCHMARKS.md records the figures and how they were made.
             """,
-        subcommands: [Regions.self, GPX.self, API.self, Services.self, Ingest.self, Export.self, Beacons.self, Explain.self, Noise.self, Places.self])
+        subcommands: [Regions.self, GPX.self, API.self, Services.self, Ingest.self, Export.self, Beacons.self, Explain.self, Noise.self, Places.self, Timeline.self])
 
     struct Regions: ParsableCommand {
         static let configuration = CommandConfiguration(

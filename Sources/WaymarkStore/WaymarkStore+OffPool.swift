@@ -12,6 +12,14 @@ extension WaymarkStore {
         }
     }
 
+    /// Runs blocking work that reads a store file of its own (an export over the history, a
+    /// GPX file) on the same queue, for async callers holding no store.
+    public static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            blockingQueue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
     /// Opens the store at `path` (which reads and may migrate the file) off the cooperative pool.
     public static func open(path: String, logger: Logger) async throws -> WaymarkStore {
         try await withCheckedThrowingContinuation { continuation in

@@ -48,7 +48,7 @@ import WaymarkTestSupport
         #expect(
             read.stdoutLines == [
                 "wpt Home & garden stay 52.39", "wpt Office stay 52.41", "trk Cycling to Office cycling 3 2026-05-02T06:33:20+00:00",
-                "trk Walking walking 1 2026-05-02T07:03:20+00:00", "phone, Saturday 2 May 2026",
+                "trk Walking walking 1 2026-05-02T08:03:20+00:00", "phone, Saturday 2 May 2026",
             ])
         // Each trip in its mode's colour, in the styling extensions the export's route uses.
         let text = try String(contentsOfFile: file, encoding: .utf8)

@@ -4,8 +4,9 @@ import WaymarkCore
 import WaymarkExport
 import WaymarkExportJob
 import WaymarkServices
+import WaymarkStore
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export a GPX track or the recorded history as GPX, GeoJSON, KML, KMZ, or a picture.",
@@ -28,6 +29,8 @@ struct ExportCommand: ParsableCommand {
               kmz      one file: the KML, its icons and the overlay as a GroundOverlay
               mbtiles  the overlay as transparent Web Mercator tiles (MBTiles 1.3, zooms
                        --min-zoom…--max-zoom), for OsmAnd, Locus and QGIS
+
+            With --timeline (and --db): the device's day as stays and trips instead of the track,             as gpx (stays as named waypoints, a track per trip in its mode's colour) or geojson             (docs/timeline.md); --day YYYY-MM-DD picks the local day, --from/--to a range.
 
             The output appears only when complete (written to a temporary file, then renamed). \
             Exit status: 0 on success, 1 on bad input (GPX errors as FILE:LINE:COLUMN: message), \
@@ -77,7 +80,14 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("max-zoom"), help: "With --format mbtiles: the deepest zoom (default 16, at most \(ExportOptions.zoomLimit)).")
     var maxZoom: Int?
 
+    @Flag(help: "With --db: export the device's stays and trips (a timeline day) instead of its track; gpx or geojson.")
+    var timeline = false
+
+    @Option(help: "With --timeline: the local day, YYYY-MM-DD (default: the latest day with history).")
+    var day: String?
+
     func validate() throws {
+        if timeline || day != nil { return try validateTimeline() }
         guard ExportFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(format)'")
         }
@@ -93,7 +103,8 @@ struct ExportCommand: ParsableCommand {
         _ = try history.source(track: track)
     }
 
-    func run() throws {
+    func run() async throws {
+        if timeline { return try await runTimeline() }
         var options = ExportOptions(source: try history.source(track: track), format: ExportFormat(rawValue: format)!, outputPath: output)
         options.regionPaths = regions
         options.idProperty = idProperty
@@ -105,7 +116,7 @@ struct ExportCommand: ParsableCommand {
         options.zooms = try zooms()
         options.basemapPath = basemap
         do {
-            let report = try ExportJob.run(options, logger: CommandLogging.logger("waymark.export"))
+            let report = try await WaymarkStore.offPool { [options] in try ExportJob.run(options, logger: CommandLogging.logger("waymark.export")) }
             if output != "-" {
                 let statistics = report.overview.statistics
                 printError(

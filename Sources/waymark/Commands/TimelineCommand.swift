@@ -40,20 +40,9 @@ struct TimelineCommand: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: "SpatiaLite database (default: the daemon's, $XDG_DATA_HOME/waymark/waymark.sqlite).")
     var database: String?
 
-    func validate() throws {
-        if let problem = DeviceName.problem(with: device) { throw ValidationError("--device: \(problem)") }
-        if day != nil, from != nil || to != nil { throw ValidationError("--day: give either --day or --from and --to, not both") }
-        if let day { _ = try Self.day(day) }
-        switch (from, to) {
-        case (nil, nil): break
-        case (nil, _?): throw ValidationError("--from: missing; --to goes with --from")
-        case (_?, nil): throw ValidationError("--to: missing; --from goes with --to")
-        case (let from?, let to?):
-            let start = try HistoryCommand.time(from, option: "--from")
-            let end = try HistoryCommand.time(to, option: "--to")
-            if !(start < end) { throw ValidationError("--from \(from) is not before --to \(to)") }
-        }
-    }
+    private var rangeOptions: TimelineRangeOptions { TimelineRangeOptions(device: device, day: day, from: from, to: to) }
+
+    func validate() throws { try rangeOptions.validate() }
 
     func run() async throws {
         let path = database ?? DefaultLocations.database(system: false)
@@ -71,44 +60,16 @@ struct TimelineCommand: AsyncParsableCommand {
             }
         }
         let job = TimelineJob(store: store, places: places, logger: logger)
-        do {
-            let range = try await range(job)
-            let timeline = try await job.timeline(device: device, from: range.from, to: range.to, timeZone: range.timeZone)
-            if compare {
-                try await printComparison(timeline, store: store)
-            } else if json {
-                print(timeline.json)
-            } else if timeline.entries.isEmpty {
-                print("no stays or trips for \(device) from \(range.from.rfc3339) to \(range.to.rfc3339)")
-            } else {
-                for line in TimelineText.lines(timeline) { print(line) }
-            }
-        } catch let error as TimelineError {
-            throw CommandError(error.code == .unknownDevice ? "--device: \(error.message)" : error.message)
+        let timeline = try await rangeOptions.timeline(job)
+        if compare {
+            try await printComparison(timeline, store: store)
+        } else if json {
+            print(timeline.json)
+        } else if timeline.entries.isEmpty {
+            print("no stays or trips for \(device) from \(timeline.from.rfc3339) to \(timeline.to.rfc3339)")
+        } else {
+            for line in TimelineText.lines(timeline) { print(line) }
         }
-    }
-
-    /// The range asked for: --from/--to, a --day in the zone where the device was, or the device's
-    /// latest day with history.
-    private func range(_ job: TimelineJob) async throws -> (from: Timestamp, to: Timestamp, timeZone: String?) {
-        if let from, let to {
-            return (try HistoryCommand.time(from, option: "--from"), try HistoryCommand.time(to, option: "--to"), nil)
-        }
-        if let day { return try await job.day(device: device, try Self.day(day)) }
-        let device = device
-        let last = try await job.store.offPool { try $0.lastFix(device: device) }
-        guard let last else {
-            // The job refuses a device it does not know; a known one may have no history yet.
-            _ = try await job.timeline(device: device, from: Timestamp(nanosecondsSince1970: 0), to: Timestamp(nanosecondsSince1970: 1))
-            throw CommandError("--device: \(device) has no history yet, nothing to show (another device: --device NAME)")
-        }
-        // The zone where the device was that (UTC) day, then the local day holding its last fix.
-        let zone = try await job.day(device: device, try Self.day(String(last.time.rfc3339.prefix(10)))).timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: zone) ?? calendar.timeZone
-        let date = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: last.time.secondsSince1970))
-        let text = String(format: "%04d-%02d-%02d", date.year ?? 0, date.month ?? 0, date.day ?? 0)
-        return try await job.day(device: device, try Self.day(text), timeZone: zone)
     }
 
     private func printComparison(_ timeline: Timeline, store: WaymarkStore) async throws {
@@ -130,14 +91,6 @@ struct TimelineCommand: AsyncParsableCommand {
             print(comparison.json(device: device, from: timeline.from, to: timeline.to, labels: labels))
         } else {
             for line in comparison.lines(timeZone: timeline.timeZone, labels: labels) { print(line) }
-        }
-    }
-
-    private static func day(_ text: String) throws -> TimelineDay {
-        do {
-            return try TimelineDay(text)
-        } catch {
-            throw ValidationError("--day: \(error.message)")
         }
     }
 }

@@ -25,9 +25,9 @@ import WaymarkCore
 ///    median and 95th percentile of those speeds, weighted by time, make the speed profile.
 /// 5. **Max speed** is the highest window speed, or the straight-line speed across a silence if
 ///    higher (a lower bound of the speed actually reached).
-/// 6. **Elevation gain** climbs by hysteresis: a rise counts once the altitude is
-///    `elevationHysteresis` above the last reference, a fall of as much resets the reference;
-///    nil when fewer than two fixes have an altitude.
+/// 6. **Elevation gain** is the export's statistics' rule (`ElevationGainCounter`): altitudes
+///    smoothed over the distance travelled, then climbs counted between turning points that
+///    differ by at least `elevationHysteresis`; nil when fewer than two fixes have an altitude.
 public enum TripMeasurement {
     /// Metres: the least step the distance counts (consumer GPS wanders by a few metres at rest).
     public static let minimumStep = 5.0
@@ -119,20 +119,19 @@ public enum TripMeasurement {
         return total
     }
 
-    /// Metres climbed along `points` with hysteresis (rule 6).
+    /// Metres climbed along `points` (rule 6): the export's own rule (`ElevationGainCounter`:
+    /// smoothed over distance, then a hysteresis), so a trip and `waymark stats` agree.
     static func elevationGain(along points: [TripPoint]) -> Double? {
-        let altitudes = points.compactMap(\.altitude)
-        guard var reference = altitudes.first, altitudes.count >= 2 else { return nil }
-        var gain = 0.0
-        for altitude in altitudes.dropFirst() {
-            if altitude >= reference + elevationHysteresis {
-                gain += altitude - reference
-                reference = altitude
-            } else if altitude <= reference - elevationHysteresis {
-                reference = altitude
-            }
+        var counter = ElevationGainCounter(threshold: elevationHysteresis)
+        var counted = 0
+        var previous: TripPoint?
+        for point in points {
+            guard let altitude = point.altitude else { continue }
+            counter.add(altitude: altitude, distance: previous.map { Geodesic.distance($0.coordinate, point.coordinate) } ?? 0)
+            previous = point
+            counted += 1
         }
-        return gain
+        return counted >= 2 ? counter.gain : nil
     }
 }
 

@@ -54,6 +54,9 @@ public struct VisitDetector: LocationService, Sendable {
             stay = Stay(first: time, coordinate: fix.coordinate)
             return []
         }
+        // Held only in `current` until it is put back, so adding a fix appends in place instead of
+        // copying the stay's coordinates (a copy per fix made a long stay quadratic).
+        stay = nil
         switch SilenceRule(threshold: silenceThreshold, radius: radius).judge(from: Fix(time: current.last, coordinate: current.lastCoordinate), to: fix) {
         case .stay:
             current.add(time, fix.coordinate, startingLeg: true)

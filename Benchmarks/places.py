@@ -63,9 +63,12 @@ def border_points(path, count, distance_km, rng):
         lon = on.x + radius / (111.195 * max(0.01, math.cos(math.radians(on.y)))) * math.sin(bearing)
         if not (-90 < lat < 90 and -180 < lon < 180):
             continue
-        containing = tree.query(shapely.Point(lon, lat), predicate="within")
+        point = shapely.Point(lon, lat)
+        containing = tree.query(point, predicate="within")
         if len(containing) == 1:
-            points.append((lat, lon, countries[containing[0]][0]))
+            # How far inside its NE country the point lies (km, the degree scaled at its latitude).
+            inside = geometries[containing[0]].boundary.distance(point) * 111.195 * max(0.2, math.cos(math.radians(lat)))
+            points.append((lat, lon, countries[containing[0]][0], inside))
     return points, len(borders)
 
 
@@ -122,11 +125,18 @@ def main():
 
     points, border_count = border_points(args.natural_earth, args.points, args.distance_km, rng)
     answers = batch_lookup(args.waymark, points)
-    agree = sum(1 for (_, _, code), a in zip(points, answers) if a["place"] and a["place"]["country_code"] == code)
+    agree = sum(1 for (_, _, code, _), a in zip(points, answers) if a["place"] and a["place"]["country_code"] == code)
+    # Agreement by how far inside its NE country a point lies: if the disagreements are the two
+    # drawings of the border differing, they gather in the first kilometre or two.
+    bands = {}
+    for low, high in ((0, 0.5), (0.5, 1), (1, 2), (2, 5)):
+        chosen = [(code, a) for (_, _, code, inside), a in zip(points, answers) if low <= inside < high]
+        same = sum(1 for code, a in chosen if a["place"] and a["place"]["country_code"] == code)
+        bands[f"{low}-{high} km"] = {"points": len(chosen), "agreement": round(same / max(1, len(chosen)), 4)}
     at_sea = sum(1 for a in answers if a["at_sea"])
     result["borders"] = {
         "points": len(points), "distance_km": args.distance_km, "border_lines": border_count,
-        "country_agreement": round(agree / len(points), 4), "at_sea": at_sea,
+        "country_agreement": round(agree / len(points), 4), "at_sea": at_sea, "by_distance_inside": bands,
     }
     if args.timezonefinder_python:
         result["timezones"] = timezone_agreement(args.waymark, args.timezonefinder_python, args.points, rng)

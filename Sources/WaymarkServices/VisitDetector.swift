@@ -60,8 +60,8 @@ public struct VisitDetector: LocationService, Sendable {
         switch SilenceRule(threshold: silenceThreshold, radius: radius).judge(from: Fix(time: current.last, coordinate: current.lastCoordinate), to: fix) {
         case .stay:
             current.add(time, fix.coordinate, startingLeg: true)
-        case .continuous where Geodesic.distance(current.legCentre, fix.coordinate) <= radius
-            && Geodesic.distance(current.legAnchor, fix.coordinate) <= radius:
+        case .continuous where Geodesic.isWithin(current.legCentre, fix.coordinate, metres: radius)
+            && Geodesic.isWithin(current.legAnchor, fix.coordinate, metres: radius):
             current.add(time, fix.coordinate, startingLeg: false)
         case .continuous, .gap:
             stay = Stay(first: time, coordinate: fix.coordinate)

@@ -44,6 +44,17 @@ public enum Geodesic {
         return Coordinate(latitude: lat2, longitude: lon2)
     }
 
+    /// Whether `b` lies within `metres` of `a` (geodesic, inclusive), exactly as
+    /// `distance(a, b) <= metres` says: the spherical estimate decides when it is more than its
+    /// error bound (0.6 %) away from `metres`, the geodesic only in that band. Hot loops (the
+    /// visit rule runs two of these a fix) pay a haversine instead of Karney's inverse.
+    public static func isWithin(_ a: Coordinate, _ b: Coordinate, metres: Double) -> Bool {
+        let estimate = sphericalDistance(a, b)
+        if estimate < metres * 0.994 { return true }
+        if estimate > metres * 1.006 { return false }
+        return distance(a, b) <= metres
+    }
+
     /// Great-circle distance on a sphere of `meanRadius` (haversine): within 0.56 % of the
     /// ellipsoidal distance everywhere, so it can decide cases far from a threshold cheaply.
     public static func sphericalDistance(_ a: Coordinate, _ b: Coordinate) -> Double {

@@ -28,7 +28,7 @@ import WaymarkTestSupport
             .init(
                 name: "Walking", description: "a step", mode: "walking", colour: PictureColor(0x009e73), start: start.adding(seconds: 9000),
                 end: start.adding(seconds: 9010), path: [Coordinate(latitude: 52.41, longitude: 13.10)], distance: 0, duration: 10),
-        ])
+        ], attribution: "Place names: GeoNames, geonames.org (CC BY 4.0)")
 
     @Test func gpxIsValidAndReadsBackAsStopsAndTrips() async throws {
         let directory = try TemporaryDirectory()
@@ -54,6 +54,8 @@ import WaymarkTestSupport
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("<gpx_style:color>0072B2</gpx_style:color>"))
         #expect(text.contains("<osmand:color>#009e73</osmand:color>"))
+        // GeoNames' CC BY credit, in the metadata's copyright (the schema above checked its place).
+        #expect(text.contains("<copyright author=\"Place names: GeoNames, geonames.org (CC BY 4.0)\">"))
     }
 
     @Test func geoJSONHasAFeaturePerStopAndTrip() async throws {
@@ -63,7 +65,7 @@ import WaymarkTestSupport
             """
             import json, sys
             d = json.load(open(sys.argv[1]))
-            print(d['type'], d['properties']['name'], len(d['bbox']))
+            print(d['type'], d['properties']['name'], len(d['bbox']), d['properties']['attribution'])
             for f in d['features']:
                 p = f['properties']
                 print(p['kind'], p['name'], f['geometry']['type'], len(f['geometry']['coordinates']), p.get('stroke', p.get('marker-color')), p['open'])
@@ -71,7 +73,7 @@ import WaymarkTestSupport
         #expect(read.status == 0, "\(read.stderr)")
         #expect(
             read.stdoutLines == [
-                "FeatureCollection phone, Saturday 2 May 2026 4", "stay Home & garden Point 2 #2c7fb8 False", "stay Office Point 2 #2c7fb8 True",
+                "FeatureCollection phone, Saturday 2 May 2026 4 Place names: GeoNames, geonames.org (CC BY 4.0)", "stay Home & garden Point 2 #2c7fb8 False", "stay Office Point 2 #2c7fb8 True",
                 "trip Cycling to Office LineString 3 #0072b2 False", "trip Walking LineString 2 #009e73 False",
             ])
     }

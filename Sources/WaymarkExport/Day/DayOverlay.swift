@@ -64,11 +64,14 @@ public struct DayOverlay: Sendable, Equatable {
 
     /// The document's name, e.g. `phone, Saturday 2 May 2026`.
     public var name: String
+    /// Credit owed for the names shown (GeoNames' CC BY), written into the document; nil for none.
+    public var attribution: String?
     public var stops: [Stop]
     public var legs: [Leg]
 
-    public init(name: String, stops: [Stop], legs: [Leg]) {
+    public init(name: String, stops: [Stop], legs: [Leg], attribution: String? = nil) {
         self.name = name
+        self.attribution = attribution
         self.stops = stops
         self.legs = legs
     }

@@ -9,6 +9,10 @@ public enum DayOverlayGPX {
         var text = GPXWriter<StringSink>.root(creator: creator, styled: true) + " <metadata>\n"
         text += "  <name>\(XMLText.escape(overlay.name))</name>\n"
         text += "  <desc>\(XMLText.escape(summary(overlay)))</desc>\n"
+        if let attribution = overlay.attribution {
+            // GPX 1.1 `copyrightType`: the holder, and CC BY's licence text.
+            text += "  <copyright author=\"\(XMLText.escape(attribution))\"><license>https://creativecommons.org/licenses/by/4.0/</license></copyright>\n"
+        }
         if let bounds = overlay.bounds {
             let (west, east) = bounds.westAndEast
             text += "  <bounds minlat=\"\(Decimal7.format(bounds.minLatitude))\" minlon=\"\(Decimal7.format(west))\""

@@ -14,6 +14,7 @@ public enum DayOverlayGeoJSON {
         }
         var collection = JSONObjectWriter()
         collection.add("name", overlay.name)
+        if let attribution = overlay.attribution { collection.add("attribution", attribution) }
         head += ",\"properties\":\(collection.object),\"features\":["
         let features = overlay.stops.map(stopFeature) + overlay.legs.map(legFeature)
         return head + features.joined(separator: ",\n") + "]}\n"

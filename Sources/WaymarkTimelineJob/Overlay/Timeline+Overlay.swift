@@ -32,6 +32,15 @@ extension Timeline {
                         path: path.isEmpty ? [trip.from, trip.to] : path, distance: trip.distance, duration: trip.duration, open: open))
             }
         }
-        return DayOverlay(name: "\(device), \(clock.date(from))", stops: stops, legs: legs)
+        // GeoNames' licence (CC BY 4.0) asks for credit wherever its names are shown.
+        let named = entries.contains { entry in
+            switch entry {
+            case .stay(_, let place): place.lookup?.place != nil && place.region == nil
+            case .trip(_, let from, let to, _): [from, to].contains { $0.lookup?.place != nil && $0.region == nil }
+            }
+        }
+        return DayOverlay(
+            name: "\(device), \(clock.date(from))", stops: stops, legs: legs,
+            attribution: named ? "Place names: GeoNames, geonames.org (CC BY 4.0)" : nil)
     }
 }

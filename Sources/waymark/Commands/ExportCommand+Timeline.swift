@@ -19,10 +19,7 @@ extension ExportCommand {
     func runTimeline() async throws {
         let path = history.database!
         guard FileManager.default.fileExists(atPath: path) else { throw CommandError("--db: no database at \(path)") }
-        let logger = CommandLogging.logger("waymark.export")
-        let store = try await WaymarkStore.open(path: path, logger: logger)
-        let places = try await store.offPool { _ in try PlaceDataFile.loadIfInstalled() }
-        let job = TimelineJob(store: store, places: places, logger: logger)
+        let job = try await TimelineRangeOptions.job(database: path, logger: CommandLogging.logger("waymark.export"))
         let range = TimelineRangeOptions(device: history.device ?? "local", day: day, from: history.from, to: history.to)
         let timeline = try await range.timeline(job)
         let overlay = timeline.overlay

@@ -49,20 +49,10 @@ struct TimelineCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandError("no database at \(path): nothing has been recorded there (start `waymark serve`, or give --db)")
         }
-        let logger = CommandLogging.logger("waymark.timeline")
-        let store = try await WaymarkStore.open(path: path, logger: logger)
-        // Place names and zones when the place data is installed (docs/places.md); read off the pool.
-        let places = try await store.offPool { _ in
-            do {
-                return try PlaceDataFile.loadIfInstalled()
-            } catch {
-                throw CommandError("\(error)")
-            }
-        }
-        let job = TimelineJob(store: store, places: places, logger: logger)
+        let job = try await TimelineRangeOptions.job(database: path, logger: CommandLogging.logger("waymark.timeline"))
         let timeline = try await rangeOptions.timeline(job)
         if compare {
-            try await printComparison(timeline, store: store)
+            try await printComparison(timeline, store: job.store)
         } else if json {
             print(timeline.json)
         } else if timeline.entries.isEmpty {

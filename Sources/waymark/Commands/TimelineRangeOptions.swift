@@ -1,7 +1,9 @@
 import ArgumentParser
+import Logging
 import Foundation
 import WaymarkCore
 import WaymarkDevices
+import WaymarkStore
 import WaymarkTimelineJob
 
 /// The range of a timeline as `waymark timeline` and `waymark export --timeline` take it: a local
@@ -26,6 +28,20 @@ struct TimelineRangeOptions {
             let end = try HistoryCommand.time(to, option: "--to")
             if !(start < end) { throw ValidationError("--from \(from) is not before --to \(to)") }
         }
+    }
+
+    /// The timeline job over the store at `path` (which must exist), with place names and zones
+    /// when the place data is installed (docs/places.md); the store and the data read off the pool.
+    static func job(database path: String, logger: Logger) async throws -> TimelineJob {
+        let store = try await WaymarkStore.open(path: path, logger: logger)
+        let places = try await store.offPool { _ in
+            do {
+                return try PlaceDataFile.loadIfInstalled()
+            } catch {
+                throw CommandError("\(error)")
+            }
+        }
+        return TimelineJob(store: store, places: places, logger: logger)
     }
 
     /// The timeline over the range asked for.

@@ -10,6 +10,11 @@ extension APIServer {
         routes.router.add(
             middleware: FileMiddleware(
                 configuration.web.leafletDirectory, urlBasePath: "/web/leaflet", searchForIndexHtml: false))
+        if let directory = configuration.web.pageDirectory {
+            // Before the embedded copies: a file missing here falls through to them.
+            routes.router.add(middleware: FileMiddleware(directory, urlBasePath: "/web", searchForIndexHtml: false))
+            routes.router.add(middleware: FileMiddleware(directory, urlBasePath: "/", searchForIndexHtml: true))
+        }
         routes.add("/", .get) { _, _ in try asset("index.html") }
         routes.add("/web/:file", .get) { _, context in try asset(context.parameters.get("file") ?? "") }
         routes.add("/v1/web", .get) { _, _ in json(configuration.web.json(basemap: configuration.basemap)) }

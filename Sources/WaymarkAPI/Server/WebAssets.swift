@@ -18,6 +18,12 @@ enum WebAssets {
         "live.js": (javaScript, PackageResources.live_js),
         "map.js": (javaScript, PackageResources.map_js),
         "regions.js": (javaScript, PackageResources.regions_js),
+        "calendar.js": (javaScript, PackageResources.calendar_js),
+        "devices.js": (javaScript, PackageResources.devices_js),
+        "geodesic.js": (javaScript, PackageResources.geodesic_js),
+        "heat.js": (javaScript, PackageResources.heat_js),
+        "legend.js": (javaScript, PackageResources.legend_js),
+        "trail.js": (javaScript, PackageResources.trail_js),
     ]
 
     private static let html = "text/html; charset=utf-8"

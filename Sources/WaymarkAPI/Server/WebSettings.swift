@@ -15,6 +15,10 @@ public struct WebSettings: Sendable, Equatable {
     /// An MBTiles file of raster tiles the daemon serves itself (`GET /v1/tiles/{z}/{x}/{y}`)
     /// as the basemap: offline, the user's own. Instead of `tiles`.
     public var basemapFile: String?
+    /// For working on the page: its own files (`index.html`, `app.js`…) served from this
+    /// directory, read at each request, instead of the copies compiled into the binary, so an
+    /// edit shows on a reload (docs/web.md, "Working on the page"). Nil in use.
+    public var pageDirectory: String?
 
     public init() {}
 

@@ -11,6 +11,7 @@ import Yams
 ///   attribution: "© OpenStreetMap contributors"
 ///   max_zoom: 19
 ///   basemap: /srv/maps/region.mbtiles   # instead of tiles: served by the daemon, offline
+///   page_directory: Sources/WaymarkAPI/Web   # working on the page: its files from here
 /// ```
 extension ConfigurationReader {
     func web(_ section: Node) throws(ConfigurationError) -> WebSettings {
@@ -33,10 +34,11 @@ extension ConfigurationReader {
                 settings.tiles = template
             case "attribution": settings.attribution = try string(value, key: field)
             case "max_zoom": settings.maximumZoom = try integer(value, key: field, in: 0...24)
+            case "page_directory": settings.pageDirectory = try string(value, key: field)
             case "basemap":
                 if settings.tiles != nil { throw error(value, key: field, "give web.tiles or web.basemap, not both") }
                 settings.basemapFile = try string(value, key: field)
-            default: throw unknown(key, in: "web", known: ["leaflet_directory", "tiles", "basemap", "attribution", "max_zoom"])
+            default: throw unknown(key, in: "web", known: ["leaflet_directory", "tiles", "basemap", "attribution", "max_zoom", "page_directory"])
             }
             if key.string == "tiles" && settings.basemapFile != nil { throw error(value, key: field, "give web.tiles or web.basemap, not both") }
         }

@@ -1,0 +1,1 @@
+// Every device on the live map in its own colour, listed with that colour. (Issue 42: to be written.)

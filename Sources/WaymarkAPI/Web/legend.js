@@ -1,0 +1,1 @@
+// The map's legend: what the region state colours mean. (Issue 42: to be written.)

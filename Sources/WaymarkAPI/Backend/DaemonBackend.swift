@@ -1,3 +1,4 @@
+import Foundation
 import WaymarkCore
 import WaymarkDevices
 import WaymarkOutputs
@@ -17,6 +18,10 @@ public protocol DaemonBackend: Sendable {
     func lastFix(device: String) async throws -> HistoryEntry?
     /// Recorded fixes, gaps and events in time order, filtered by `request`.
     func history(_ request: HistoryRequest) async throws -> [HistoryEntry]
+    /// The local days of `timeZone` on which `device` has fixes, oldest first, with how many
+    /// (`GET /v1/history/days`); empty for a known device without fixes. Throws
+    /// `APIError.noDevice` for a device that is not known.
+    func fixDays(device: String, timeZone: TimeZone) async throws -> [FixDay]
     /// Why the stored event `id` happened (docs/explain.md); nil when there is no such event.
     /// Throws `APIError` 422 `not-explainable` for an event no rule decided (a fix, a visit…).
     func explainEvent(id: Int64) async throws -> EventExplainAnswer?

@@ -161,6 +161,7 @@ extension APIServer {
         addDeviceRoutes(to: &routes, backend: backend, configuration: configuration)
         addExportRoutes(to: &routes, backend: backend)
         addTimelineRoutes(to: &routes, backend: backend)
+        addHistoryDayRoutes(to: &routes, backend: backend)
         addImportRoutes(to: &routes, backend: backend, configuration: configuration)
         addExplainRoutes(to: &routes, backend: backend)
         addDisagreementRoutes(to: &routes, backend: backend)

@@ -136,6 +136,10 @@ struct DaemonState: DaemonBackend {
         }
     }
 
+    func fixDays(device: String, timeZone: TimeZone) async throws -> [FixDay] {
+        try await store.knownDeviceFixDays(device: device, timeZone: timeZone)
+    }
+
     func energy(since: Timestamp?) async throws -> [EnergyBucket] {
         await pipeline.flushEnergy()
         return try await store.offPool { try $0.energy(since: since) }

@@ -57,6 +57,11 @@ struct FleetBackend: DaemonBackend {
         return Array(merged.prefix(request.limit ?? merged.count))
     }
 
+    func fixDays(device: String, timeZone: TimeZone) async throws -> [FixDay] {
+        try await requireDevice(device)
+        return try await database.fixDays(device: device, timeZone: timeZone.identifier)
+    }
+
     /// Two time-ordered lists as one, fixes before events at the same instant (as the daemon's
     /// history has a fix before the event it caused).
     static func merge(_ fixes: [HistoryEntry], _ events: [HistoryEntry]) -> [HistoryEntry] {

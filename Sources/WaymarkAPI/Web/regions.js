@@ -1,19 +1,30 @@
-// Regions: drawn on the map in the selected device's state, listed with that state and since
-// when, imported from a dropped or chosen GeoJSON file, removed. A device's state is its latest
-// enter or exit in the history (`GET /v1/events`), kept current by the stream's events.
+// Regions: drawn on the map at their true size in the selected device's state (a circle as the
+// geodesic polygon at its radius, polygons as they are; iBeacon regions have no area and are only
+// listed), listed with that state and since when, imported from a dropped or chosen GeoJSON file,
+// removed. A device's state is its latest enter or exit in the history (`GET /v1/events`), kept
+// current by the stream's events.
 
 /* global L */
 import * as api from "./api.js";
 import { fit, regionStyle } from "./map.js";
+import { circlePolygon } from "./geodesic.js";
 import { element, textContent, time } from "./format.js";
+
+/** Region identifiers in natural order: c3 before c11. */
+const naturally = (x, y) => x.localeCompare(y, undefined, { numeric: true });
 
 export class RegionsView {
   constructor(map, { rows, drop, file, result }) {
     this.map = map;
     this.rows = rows;
     this.result = result;
-    this.layer = L.geoJSON(null, { style: () => regionStyle("unknown"), pointToLayer: (_, at) => L.circleMarker(at) }).addTo(map);
+    // A circle (a Point with `radius` in metres) as the polygon of points at that distance, not
+    // simplified (Leaflet's default smoothing would cut it to a visible polygon when zoomed in).
+    const circle = (feature, at) =>
+      L.polygon(circlePolygon(at.lat, at.lng, Number(feature.properties?.radius) || 0), { smoothFactor: 0 });
+    this.layer = L.geoJSON(null, { style: () => regionStyle("unknown"), pointToLayer: circle }).addTo(map);
     this.byId = new Map();     // identifier → Leaflet layer
+    this.beacons = new Set();  // identifiers of iBeacon regions (no geometry)
     this.states = new Map();   // "device\tregion" → { state, since }
     this.device = null;
     this.deviceHasFixes = false;
@@ -25,6 +36,14 @@ export class RegionsView {
       const dropped = event.dataTransfer?.files?.[0];
       if (dropped) this.import(dropped);
     });
+    // The drop zone is a button: a click outside the "choose one" label, Enter or Space open the
+    // file chooser (the input itself is out of the tab order).
+    drop.addEventListener("click", (event) => { if (!event.target.closest("label")) file.click(); });
+    drop.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      file.click();
+    });
     file.addEventListener("change", () => { if (file.files[0]) this.import(file.files[0]); file.value = ""; });
   }
 
@@ -33,12 +52,18 @@ export class RegionsView {
     const collection = await api.get("/v1/regions?format=geojson");
     this.layer.clearLayers();
     this.byId.clear();
-    this.layer.addData(collection);
+    this.beacons.clear();
+    const features = collection.features ?? [];
+    for (const feature of features) if (!feature.geometry && feature.id != null) this.beacons.add(String(feature.id));
+    this.layer.addData({ type: "FeatureCollection", features: features.filter((feature) => feature.geometry) });
     this.layer.eachLayer((layer) => {
       const id = layer.feature?.id ?? layer.feature?.properties?.identifier;
       if (id == null) return;
       this.byId.set(String(id), layer);
-      layer.bindTooltip(textContent(id));
+      const name = layer.feature.properties?.name;
+      layer.bindTooltip(textContent(name && name !== String(id) ? `${id} · ${name}` : id));
+      // Touch has no hover: a tap (or a click) shows the name where it landed.
+      layer.on("click", (event) => layer.openTooltip(event.latlng));
       layer.getElement?.()?.setAttribute("data-region", String(id));
     });
     this.restyle();
@@ -85,10 +110,16 @@ export class RegionsView {
   }
 
   list() {
-    this.rows.replaceChildren(...[...this.byId.keys()].sort().map((id) => {
+    this.rows.replaceChildren(...[...this.byId.keys(), ...this.beacons].sort(naturally).map((id) => {
       const { state, since } = this.stateOf(id);
-      const show = element("button", { type: "button", class: "link", text: id, "aria-label": `Show region ${id}` });
-      show.addEventListener("click", () => fit(this.map, this.byId.get(id).getBounds?.() ?? L.latLngBounds([this.byId.get(id).getLatLng()])));
+      const layer = this.byId.get(id);
+      let show;
+      if (layer) {
+        show = element("button", { type: "button", class: "link", text: id, "aria-label": `Show region ${id}` });
+        show.addEventListener("click", () => fit(this.map, layer.getBounds()));
+      } else {
+        show = element("span", { text: id }, " ", element("span", { class: "muted", text: "(iBeacon, no area to draw)" }));
+      }
       const remove = element("button", { type: "button", class: "danger", text: "Remove", "aria-label": `Remove region ${id}` });
       remove.addEventListener("click", () => this.remove(id));
       return element("tr", { "data-region": id, "data-state": state },

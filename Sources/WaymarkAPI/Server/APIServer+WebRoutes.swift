@@ -11,16 +11,18 @@ extension APIServer {
             middleware: FileMiddleware(
                 configuration.web.leafletDirectory, urlBasePath: "/web/leaflet", searchForIndexHtml: false))
         if let directory = configuration.web.pageDirectory {
-            // Before the embedded copies: a file missing here falls through to them.
+            // Working on the page: every page file from the directory, none from the binary
+            // (FileMiddleware serves only what the routes behind it leave unanswered).
             routes.router.add(middleware: FileMiddleware(directory, urlBasePath: "/web", searchForIndexHtml: false))
             routes.router.add(middleware: FileMiddleware(directory, urlBasePath: "/", searchForIndexHtml: true))
+        } else {
+            routes.add("/", .get) { _, _ in try asset("index.html") }
+            routes.add("/web/:file", .get) { _, context in try asset(context.parameters.get("file") ?? "") }
         }
-        routes.add("/", .get) { _, _ in try asset("index.html") }
-        routes.add("/web/:file", .get) { _, context in try asset(context.parameters.get("file") ?? "") }
         routes.add("/v1/web", .get) { _, _ in json(configuration.web.json(basemap: configuration.basemap)) }
         routes.add("/v1/tiles/:z/:x/:y", .get) { _, context in
             guard let basemap = configuration.basemap else {
-                throw APIError.notFound("no basemap is configured (web.basemap)", code: "no-basemap")
+                throw APIError.notFound("no basemap: none is configured (web.basemap) or installed", code: "no-basemap")
             }
             let parameters = context.parameters
             guard let z = parameters.get("z").flatMap({ Int($0) }), let x = parameters.get("x").flatMap({ Int($0) }),

@@ -53,6 +53,14 @@ extension FakeBackend {
         #expect(Self.pairs(object) == ["2026-03-29=2", "2026-03-30=2", "2026-05-31=1", "2026-06-01=1"])
     }
 
+    /// Names browsers report: ICU's older links (Asia/Calcutta) and Etc/UTC.
+    @Test(arguments: ["Etc/UTC", "Asia/Calcutta", "Asia/Kolkata", "Etc/GMT+2", "GMT"])
+    func zoneNamesOfTheDatabaseAreTaken(zone: String) async throws {
+        let object = try await Self.days("/v1/history/days?tz=\(zone.replacingOccurrences(of: "+", with: "%2B"))")
+        #expect(object["timeZone"] as? String == zone)
+        #expect(Self.pairs(object).count >= 3)
+    }
+
     @Test func utcIsTheDefault() async throws {
         let object = try await Self.days("/v1/history/days")
         #expect(object["timeZone"] as? String == "UTC")
@@ -78,6 +86,8 @@ extension FakeBackend {
         ("/v1/history/days?tz=", "tz"),
         ("/v1/history/days?tz=GMT%2B2", "tz"),
         ("/v1/history/days?tz=europe/berlin", "tz"),
+        ("/v1/history/days?tz=PST", "tz"),
+        ("/v1/history/days?tz=Europe//Berlin", "tz"),
         ("/v1/history/days?device=", "device"),
         ("/v1/history/days?zone=UTC", "zone"),
     ])

@@ -11,8 +11,17 @@ struct HistoryDaysQuery: Sendable, Equatable {
     var zoneName: String
     var timeZone: TimeZone
 
-    /// The zone names the system's time zone database knows (`tzdata`), read once.
-    private static let knownZones = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
+    /// `Area/Location` (`Europe/Berlin`, `America/Argentina/Buenos_Aires`, `Etc/GMT+2`), or UTC/GMT.
+    static func isZoneName(_ name: String) -> Bool {
+        if name == "UTC" || name == "GMT" { return true }
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.utf8.allSatisfy { byte in
+                (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+            }
+        }
+    }
 
     init(_ parameters: Parameters) throws(APIError) {
         for (name, _) in parameters where !["device", "tz"].contains(name) {
@@ -21,9 +30,10 @@ struct HistoryDaysQuery: Sendable, Equatable {
         device = parameters.get("device") ?? "local"
         if let problem = DeviceName.problem(with: device) { throw .invalidParameter("device", problem) }
         zoneName = parameters.get("tz") ?? "UTC"
-        // Only names of the zone database: PostgreSQL (the fleet) and Foundation agree on those,
-        // not on abbreviations or POSIX strings such as GMT+2, whose sign they read oppositely.
-        guard Self.knownZones.contains(zoneName), let zone = TimeZone(identifier: zoneName) else {
+        // Only names of the zone database, which PostgreSQL (the fleet) and Foundation read
+        // alike: not abbreviations (PostgreSQL takes PST as a fixed -08:00, Foundation as Los
+        // Angeles) nor POSIX strings such as GMT+2, whose sign they read oppositely.
+        guard Self.isZoneName(zoneName), let zone = TimeZone(identifier: zoneName) else {
             throw .invalidParameter("tz", "\"\(zoneName)\" is not an IANA time zone name such as Europe/Berlin or UTC")
         }
         timeZone = zone

@@ -195,7 +195,7 @@ let package = Package(
             // The web page's files, compiled into the binary by SwiftPM (`PackageResources`,
             // served through `WebAssets`): a copied `waymark` serves the page with nothing beside it.
             resources: ["api.js", "app.css", "app.js", "calendar.js", "charts.js", "day.js", "devices.js", "explain.js", "format.js", "geodesic.js",
-                "handlers.js", "heat.js", "history.js", "icon.svg", "index.html", "legend.js", "live.js", "map.js", "regions.js", "trail.js"].map { .embedInCode("Web/\($0)") }),
+                "handlers.js", "heat.js", "history.js", "icon.svg", "index.html", "legend.js", "live.js", "locate.js", "map.js", "regions.js", "trail.js"].map { .embedInCode("Web/\($0)") }),
         // Output delivery (docs/outputs.md), shared by the single daemon and the fleet: the channels
         // (webhook, MQTT in every format) and their one factory, the delivery and position runners
         // over a cursor (the history in SQLite, or JetStream), their decisions a pure state machine.

@@ -24,6 +24,7 @@ enum WebAssets {
         "heat.js": (javaScript, PackageResources.heat_js),
         "legend.js": (javaScript, PackageResources.legend_js),
         "trail.js": (javaScript, PackageResources.trail_js),
+        "locate.js": (javaScript, PackageResources.locate_js),
     ]
 
     private static let html = "text/html; charset=utf-8"

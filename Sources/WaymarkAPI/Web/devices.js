@@ -1,1 +1,86 @@
-// Every device on the live map in its own colour, listed with that colour. (Issue 42: to be written.)
+// Every device on the live map in its own colour, listed with that colour: the colours are
+// assigned in the order of the devices' names, so a device keeps its colour across reloads.
+
+import { element, time } from "./format.js";
+
+/**
+ * Okabe and Ito's colour-blind-safe palette without its blue and bluish green, which the
+ * regions' "outside" and "inside" already use; black is softened to near-black.
+ */
+export const devicePalette = ["#d55e00", "#cc79a7", "#e69f00", "#222222", "#56b4e9", "#f0e442"];
+
+/** Devices sorted as people read names (`phone2` before `phone10`). */
+function sorted(names) {
+  return [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+}
+
+/**
+ * The device list of the Live panel (`ul#device-legend`): a `li[data-device]` per device with
+ * a swatch in its colour, its name and the time of its latest fix; pressing one selects it.
+ */
+export class DeviceList {
+  /** `onSelect(name)`: a device was chosen from the list. */
+  constructor(list, onSelect) {
+    this.list = list;
+    this.onSelect = onSelect;
+    this.names = [];
+    this.colours = new Map();  // device → colour
+    this.rows = new Map();     // device → { item, button, when }
+    this.selected = null;
+  }
+
+  /** Lists `names` (adding to those known); returns true when any device's colour changed. */
+  set(names) {
+    const all = sorted(new Set([...this.names, ...names]));
+    if (all.length === this.names.length) return false;
+    this.names = all;
+    let changed = false;
+    all.forEach((name, index) => {
+      const colour = devicePalette[index % devicePalette.length];
+      if (this.colours.get(name) !== colour) changed = true;
+      this.colours.set(name, colour);
+    });
+    this.render();
+    return changed;
+  }
+
+  /** The device's colour (listing it first if it is new). */
+  colour(name) {
+    if (!this.colours.has(name)) this.set([name]);
+    return this.colours.get(name);
+  }
+
+  /** The time of a device's latest fix, shown beside its name. */
+  seen(name, at) {
+    const row = this.rows.get(name);
+    if (!row) return;
+    row.when.textContent = time(at);
+    row.when.dateTime = at;
+  }
+
+  /** Marks the chosen device ("*": all of them). */
+  select(name) {
+    this.selected = name;
+    for (const [device, { button }] of this.rows) {
+      button.setAttribute("aria-pressed", String(name === "*" || name === device));
+    }
+  }
+
+  render() {
+    const previous = this.rows;
+    this.rows = new Map();
+    this.list.replaceChildren(...this.names.map((name) => {
+      const swatch = element("span", { class: "swatch", "aria-hidden": "true" });
+      swatch.style.backgroundColor = this.colours.get(name);
+      const old = previous.get(name)?.when;
+      const when = element("time", { class: "muted", text: old?.textContent ?? "no fix" });
+      if (old?.dateTime) when.dateTime = old.dateTime;
+      const button = element("button", { type: "button", class: "device-entry", "aria-pressed": "false" },
+        swatch, element("span", { class: "name", text: name }), " ", when);
+      button.addEventListener("click", () => this.onSelect(name));
+      this.rows.set(name, { button, when });
+      return element("li", { "data-device": name }, button);
+    }));
+    if (this.selected) this.select(this.selected);
+  }
+}

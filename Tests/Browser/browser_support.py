@@ -1,6 +1,7 @@
 """What the browser scripts share: Debian's headless Chromium through Selenium and
 chromium-driver, failures collected rather than raised, and signing in with the TCP listener's
 token."""
+import argparse
 import re
 import time
 
@@ -50,6 +51,15 @@ def sign_in(driver, url, token):
     return True
 
 
+def daemon_arguments():
+    """A parser holding what BrowserScriptRun gives every script: `--url`, `--token`, `--waymark`,
+    `--db` and `--openapi`."""
+    parser = argparse.ArgumentParser()
+    for name in ("--url", "--token", "--waymark", "--db", "--openapi"):
+        parser.add_argument(name, required=True)
+    return parser
+
+
 def finish(name):
     """The exit status: 0 when nothing failed, else 1 with the failures printed."""
     if failures:
@@ -78,14 +88,60 @@ def documented(paths, request_path):
     return False
 
 
+def unnamed_focusable(driver):
+    """The nodes of Chromium's accessibility tree that take focus but have no name, described by
+    their element: what a screen reader would announce as just "button" or "group"."""
+    driver.execute_cdp_cmd("Accessibility.enable", {})
+    nodes = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    unnamed = []
+    for node in nodes:
+        properties = {p["name"]: p.get("value", {}).get("value") for p in node.get("properties", [])}
+        if node.get("ignored") or properties.get("focusable") is not True:
+            continue
+        if str((node.get("name") or {}).get("value") or "").strip():
+            continue
+        described = node.get("role", {}).get("value")
+        if "backendDOMNodeId" in node:
+            element = driver.execute_cdp_cmd("DOM.describeNode", {"backendNodeId": node["backendDOMNodeId"]})["node"]
+            attributes = element.get("attributes", [])
+            pairs = " ".join(f'{attributes[i]}="{attributes[i + 1][:40]}"' for i in range(0, len(attributes), 2))
+            described = f"<{element['localName']} {pairs}> ({described})"
+        unnamed.append(described)
+    driver.execute_cdp_cmd("Accessibility.disable", {})
+    return unnamed
+
+
+def check_header_row(driver):
+    """The header's children on one row (the same top, within 4 px)."""
+    tops = driver.execute_script("""
+        return [...document.querySelector('.topbar').children].filter(e => e.getClientRects().length)
+            .map(e => [e.tagName.toLowerCase() + (e.id ? '#' + e.id : ''), e.getBoundingClientRect().top]);""")
+    spread = max(top for _, top in tops) - min(top for _, top in tops)
+    check(spread <= 4, f"at {driver.execute_script('return innerWidth')} px the header is not one row: tops {tops}")
+
+
 def check_page_rules(driver, openapi):
-    """What every page state must keep (docs/web.md): nothing wider than a 390 px phone, every
-    control named, only documented requests besides the page's own files, no console errors.
-    Returns the paths the page requested."""
+    """What every page state must keep (docs/web.md): nothing wider than a 390 px phone, the
+    header on one row there, every control named (in the markup, and every focusable node of
+    Chromium's accessibility tree in each view), only documented requests besides the page's own
+    files, no console errors. Returns the paths the page requested."""
     driver.set_window_size(390, 844)
     time.sleep(0.5)
     overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     check(overflow <= 0, f"the page is {overflow} px wider than a 390 px phone screen")
+    check_header_row(driver)
+
+    # Each view in turn, then back to the one that was shown.
+    tabs = driver.find_elements(By.CSS_SELECTOR, '[role="tab"]')
+    shown = next((tab for tab in tabs if tab.get_attribute("aria-selected") == "true"), None)
+    for tab in tabs:
+        tab.click()
+        time.sleep(1)
+        unnamed = unnamed_focusable(driver)
+        check(not unnamed, f"{tab.text} view: focusable without a name in the accessibility tree: {unnamed}")
+    if shown:
+        shown.click()
+        time.sleep(0.5)
 
     # Every button and form field has a name a screen reader can say.
     unnamed = driver.execute_script("""

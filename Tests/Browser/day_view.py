@@ -13,7 +13,6 @@ daemon that has replayed a track with a stop, and checks it against the track it
 
 Exits 0 when all hold, 1 with the failures listed. DayViewBrowserTests (Swift) runs it.
 """
-import argparse
 import json
 import math
 import re
@@ -27,7 +26,7 @@ from zoneinfo import ZoneInfo
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_support import check, check_page_rules, drive, sign_in, wait
+from browser_support import check, check_page_rules, daemon_arguments, drive, sign_in, wait
 
 
 def metres(a, b):
@@ -76,12 +75,7 @@ def clock_minutes(text):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--url", required=True)
-    parser.add_argument("--token", required=True)
-    parser.add_argument("--waymark", required=True)
-    parser.add_argument("--db", required=True)
-    parser.add_argument("--openapi", required=True)
+    parser = daemon_arguments()
     parser.add_argument("--track", required=True, help="the replayed GPX track")
     parser.add_argument("--regions", required=True, help="the GeoJSON regions the daemon was given")
     parser.add_argument("--stop-region", required=True, help="the region the track stops in")

@@ -27,7 +27,7 @@ import sys
 import time
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from browser_support import check, check_page_rules, drive, sign_in, wait
 
@@ -97,6 +97,14 @@ def run(driver, args):
     if not sign_in(driver, args.url, args.token):
         return
 
+    # With several devices the page starts on "All devices" ("*"): choose the first, whose
+    # marker, region states, events and history the checks below follow.
+    device = driver.find_element(By.ID, "device").get_attribute("value")
+    if device == "*":
+        options = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "device")).options]
+        device = options[1]
+        Select(driver.find_element(By.ID, "device")).select_by_value(device)
+
     # Live: the marker moves.
     position = lambda d: d.find_element(By.ID, "position").get_attribute("data-latitude")
     first = wait(driver, 30, position, "a first position")
@@ -106,7 +114,8 @@ def run(driver, args):
     check(markers >= 1, "no marker or region is drawn on the map")
 
     # Live: a region entry is listed and recolours the region.
-    entry = wait(driver, 90, lambda d: d.find_elements(By.CSS_SELECTOR, "#events li[data-transition=enter][data-source=stream]"), "a region entry in the event list")
+    entry = wait(driver, 90, lambda d: d.find_elements(By.CSS_SELECTOR, f"#events li[data-transition=enter][data-source=stream][data-device='{device}']"),
+                 "a region entry in the event list")
     if entry:
         region = entry[0].get_attribute("data-region")
         state = wait(driver, 10, lambda d: d.execute_script(
@@ -129,7 +138,6 @@ def run(driver, args):
     # A minute of track time past the end, so crossings inside the range are confirmed.
     settled = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(calendar.timegm(time.strptime(args.end, "%Y-%m-%dT%H:%M:%SZ")) + 60))
     deadline = time.time() + 120
-    device = driver.find_element(By.ID, "device").get_attribute("value")
     while time.time() < deadline and not past(args, device, settled):
         time.sleep(0.5)
     expected_points, expected_events = expected_counts(args, device)

@@ -17,6 +17,10 @@ const innerShare = 0.7;
 const closeZoom = 15;
 /** With all devices, follow switches to another mover once the followed one was still this long. */
 const switchAfterMilliseconds = 10_000;
+/** A pan leaves the followed device this share of the map's half-size behind the centre, along
+ *  its heading over the last few seconds. */
+const lead = 0.4;
+const headingMilliseconds = 5000;
 
 export class LiveView {
   /**
@@ -41,6 +45,7 @@ export class LiveView {
     this.centred = false;
     this.visible = true;
     this.programmatic = 0;   // moves of the map this view is making
+    this.behind = null;      // the followed device, when fixes came during a pan
     for (const [name, zIndex] of [["liveTrails", 410], ["liveDevices", 420], ["eventFocus", 430]]) {
       map.createPane(name).style.zIndex = String(zIndex);
     }
@@ -67,6 +72,7 @@ export class LiveView {
     this.focus = focus;
     this.mover = focus;
     this.centred = false;
+    this.behind = null;
     this.devices.select(device);
     for (const [name, shown] of this.shown) this.display(name, shown);
     const last = this.shown.get(focus)?.last;
@@ -76,8 +82,7 @@ export class LiveView {
       this.positionText.classList.add("muted");
     }
     this.backfill();
-    const target = this.shown.get(this.target())?.last;
-    if (target) this.keepInView([target.latitude, target.longitude]);
+    this.keepInView(this.target());
   }
 
   /** Whether the Live tab is shown: following acts only then (other views fit the map themselves). */
@@ -101,7 +106,7 @@ export class LiveView {
     this.devices.seen(device, entry.time);
     if (moved && this.device != null) this.moved(device, shown);  // not the fixes known at load
     if (device === this.focus) this.describe(entry);
-    if (device === this.target()) this.keepInView(at);
+    if (device === this.target()) this.keepInView(device);
   }
 
   add(device, at) {
@@ -174,27 +179,39 @@ export class LiveView {
     this.followButton.setAttribute("aria-pressed", String(on));
     if (!on) return;
     this.centred = false;
-    const last = this.shown.get(this.target())?.last;
-    if (last) this.keepInView([last.latitude, last.longitude]);
+    this.keepInView(this.target());
   }
 
   /**
    * While following (and the Live tab is shown): centres the device the first time, then pans
    * only when it leaves the map's middle, so the map moves now and then rather than on every fix.
+   * The pan puts the device behind the centre, as seen along its last seconds' heading, leaving
+   * it more room ahead; fixes that come while a pan runs are caught up when it ends.
    */
-  keepInView(at) {
-    if (!this.following || !this.visible) return;
+  keepInView(device) {
+    const shown = this.shown.get(device);
+    if (!this.following || !this.visible || !shown?.last) return;
+    const at = [shown.last.latitude, shown.last.longitude];
     if (!this.centred) {
       this.centred = true;
       this.move(() => this.map.setView(at, Math.max(this.map.getZoom(), closeZoom), { animate: false }));
       return;
     }
-    if (this.programmatic) return;  // a pan is under way
+    if (this.programmatic) { this.behind = device; return; }
     const size = this.map.getSize();
     const point = this.map.latLngToContainerPoint(at);
     const marginX = (size.x * (1 - innerShare)) / 2, marginY = (size.y * (1 - innerShare)) / 2;
     if (point.x >= marginX && point.x <= size.x - marginX && point.y >= marginY && point.y <= size.y - marginY) return;
-    this.move(() => this.map.panTo(at, { animate: true, duration: 0.35 }));
+    let centre = point;
+    const from = shown.trail.before(headingMilliseconds);
+    if (from) {
+      const step = point.subtract(this.map.latLngToContainerPoint(from));
+      const length = Math.hypot(step.x, step.y);
+      if (length >= 1) centre = point.add(step.multiplyBy((lead * Math.min(size.x, size.y)) / 2 / length));
+    }
+    // Smoothly while the device is still on the map; at once if it already left it.
+    const gone = point.x < 0 || point.y < 0 || point.x > size.x || point.y > size.y;
+    this.move(() => this.map.panTo(this.map.containerPointToLatLng(centre), { animate: !gone, duration: 0.35 }));
   }
 
   /** Runs a move of the map that is this view's, not the user's (until it ends). */
@@ -207,6 +224,11 @@ export class LiveView {
       this.programmatic--;
       this.map.off("moveend", end);
       clearTimeout(timer);
+      if (!this.programmatic && this.behind != null) {
+        const device = this.behind;
+        this.behind = null;
+        if (device === this.target()) this.keepInView(device);
+      }
     };
     const timer = setTimeout(end, 1500);
     this.map.on("moveend", end);

@@ -83,6 +83,13 @@ export class Trail {
     this.schedule();
   }
 
+  /** Where the device was `milliseconds` before its latest fix (or the oldest point held since), or null. */
+  before(milliseconds) {
+    const since = this.latest - milliseconds;
+    for (let index = this.points.length - 2; index >= 0; index--) if (this.points[index].t <= since) return this.points[index].at;
+    return this.points.length > 1 ? this.points[0].at : null;
+  }
+
   /** Where the trail lies, for fitting the map to it. */
   bounds() {
     return L.latLngBounds(this.points.map((point) => point.at));

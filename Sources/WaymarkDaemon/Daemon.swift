@@ -99,8 +99,9 @@ public enum Daemon {
         var api = APIServer.Configuration(socketPath: configuration.socketPath, tcpPort: configuration.tcpPort, token: token)
         api.socketGroup = configuration.apiGroup
         api.web = configuration.web
-        // An unreadable basemap stops the daemon now, with the file named.
-        if let basemap = configuration.web.basemapFile { api.basemap = try await store.offPool { _ in try MBTilesFile(path: basemap) } }
+        // The named or installed basemap (docs/web.md, "Basemap"); an unreadable one stops the
+        // daemon now, with the file named.
+        api.basemap = try await configuration.web.openBasemap(logger: logger)
         services.append(.init(service: try APIServer(
             configuration: api,
             backend: state, logger: logger)))

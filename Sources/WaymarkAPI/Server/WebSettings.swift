@@ -15,6 +15,11 @@ public struct WebSettings: Sendable, Equatable {
     /// An MBTiles file of raster tiles the daemon serves itself (`GET /v1/tiles/{z}/{x}/{y}`)
     /// as the basemap: offline, the user's own. Instead of `tiles`.
     public var basemapFile: String?
+    /// `web.basemap: none`: no basemap at all, not even the installed one.
+    public var basemapOff = false
+    /// The offline basemap scripts/basemap-data.sh installs, drawn when the configuration names
+    /// neither `tiles` nor `basemap` and the file exists (`basemapChoice`).
+    public var installedBasemapFile = "/usr/local/share/waymark/basemap.mbtiles"
     /// For working on the page: its own files (`index.html`, `app.js`…) served from this
     /// directory, read at each request, instead of the copies compiled into the binary, so an
     /// edit shows on a reload (docs/web.md, "Working on the page"). Nil in use.

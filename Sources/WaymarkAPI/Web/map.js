@@ -18,7 +18,9 @@ export function createMap(element, basemap) {
   const map = L.map(element, { zoomControl: true, attributionControl: Boolean(basemap) });
   L.control.scale({ metric: true, imperial: false }).addTo(map);
   if (basemap?.tiles) {
-    const options = { maxZoom: basemap.maxZoom ?? 19, attribution: escapeHTML(basemap.attribution ?? "") };
+    // Past the basemap's deepest zoom (6 for the installed world map) its tiles are drawn larger,
+    // so the map still zooms in to a street.
+    const options = { maxNativeZoom: basemap.maxZoom ?? 19, maxZoom: 19, attribution: escapeHTML(basemap.attribution ?? "") };
     // The credit is the configuration's or an MBTiles file's text, shown as text (Leaflet's
     // attribution control takes only HTML). The daemon's own tiles (an MBTiles basemap) go through the API with the token; others are
     // fetched by the browser as any map does.

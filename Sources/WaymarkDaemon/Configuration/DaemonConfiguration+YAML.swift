@@ -134,7 +134,7 @@ extension DaemonConfiguration {
             case "power":
                 configuration.power = try reader.power(section)
             case "web":
-                configuration.web = try reader.web(section)
+                configuration.web = try reader.web(section, over: configuration.web)
             case "log":
                 for (key, value) in try reader.mapping(section, key: "log") {
                     switch key.string {

@@ -61,7 +61,10 @@ public enum FleetNode {
                     partitions: partitions, pipeline: settings.pipeline, logger: logger)
             case .api:
                 // The API reads every partition: the partition count is not its to know either.
-                service = try FleetAPINode(settings: settings, database: database, logger: logger)
+                // The page's map over the installed offline basemap, as the single daemon's default.
+                var node = settings
+                node.api.basemap = try await settings.api.web.openBasemap(logger: logger)
+                service = try FleetAPINode(settings: node, database: database, logger: logger)
             case .output:
                 // Outputs read every device's events: the partition count is not theirs to know.
                 service = FleetOutputNode(

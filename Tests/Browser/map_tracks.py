@@ -61,10 +61,10 @@ def scenario(name):
         track = walk((54.32, 10.14), utc("2026-06-02T10:00:00Z"), [(30, 1.5, 300)], 5)
         return {"track": track, "regions": regions, "speed": None}
     if name == "trail":
-        # North at 5 m/s for 16 minutes, replayed at 30 times real time (32 s).
+        # North at 5 m/s for 16 minutes, replayed at 60 times real time (16 s).
         regions = [circle("start", (47.2, 8.3), 100)]
         track = walk((47.2, 8.3), utc("2026-06-03T10:00:00Z"), [(0, 5, 960)], 1)
-        return {"track": track, "regions": regions, "speed": 30, "metres_per_second": 5}
+        return {"track": track, "regions": regions, "speed": 60, "metres_per_second": 5}
     if name == "follow":
         # A drive at 20 m/s zigzagging north-east for 50 minutes, at 40 times real time (75 s):
         # 800 m of map a second. A small circle every kilometre, so one is always in view.

@@ -21,6 +21,8 @@ one of `map_tracks.py`'s tracks over its regions; `--scenario` names which:
 - history: opening History sets the range to the latest local day with data (in the browser's
   zone, Asia/Tokyo here), the calendar marks the days with data and not the others, and the heat
   map draws;
+- ride: the project's sample ride over its sample regions (not a check of its own: the README's
+  picture, taken with `--screenshot`): every region drawn, History opening on the whole ride;
 - a11y: regions listed in natural order (c3, c11, c12), the drop zone named and opened with
   Enter, and the page's rules (browser_support.check_page_rules: every focusable node of
   Chromium's accessibility tree named in each view, the header on one row at 390 px).
@@ -29,6 +31,7 @@ Every scenario also applies check_page_rules. Exits 0 when all hold, 1 with the 
 MapViewBrowserTests (Swift) runs it.
 """
 import base64
+import glob
 import json
 import os
 import re
@@ -37,7 +40,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from datetime import datetime, timedelta, timezone
+import xml.etree.ElementTree as ElementTree
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from selenium.common.exceptions import WebDriverException
@@ -182,9 +186,8 @@ def check_basemap(driver, args, data):
         buttons[0].click()
         settle(driver)
     count = driver.execute_script(loaded)
-    zoom = driver.execute_script("const t = document.querySelector('#map .leaflet-tile-container img'); return t && t.closest('.leaflet-tile-container').style.zIndex")
     check(count > 0, "no basemap tile with pixels loaded at any zoom")
-    print(f"basemap: {count} tiles with pixels (tile level z-index {zoom})")
+    print(f"basemap: {count} tiles with pixels, scale bar {driver.find_element(By.CSS_SELECTOR, '.leaflet-control-scale-line').text}")
     entries = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     tiles = [entry for entry in entries if "/tiles/" in entry]
     check(tiles, "the page requested no /v1/tiles")
@@ -481,8 +484,34 @@ def check_a11y(driver, args, data):
               "clicking region c12 shows no tooltip naming it")
 
 
+# --- the README's picture: the sample ride over the sample regions ---
+
+def ride(track):
+    """The GPX track's points as (latitude, longitude, time)."""
+    ns = {"g": "http://www.topografix.com/GPX/1/1"}
+    return [(float(p.get("lat")), float(p.get("lon")), datetime.fromisoformat(p.find("g:time", ns).text.replace("Z", "+00:00")))
+            for p in ElementTree.parse(track).getroot().iterfind(".//g:trkpt", ns)]
+
+
+def check_ride(driver, args, data):
+    features = []
+    for name in sorted(glob.glob(os.path.join(args.regions, "*.geojson")) if os.path.isdir(args.regions) else [args.regions]):
+        with open(name) as file:
+            features += json.load(file)["features"]
+    drawn = set(driver.execute_script("return [...document.querySelectorAll('#map path[data-region]')].map(p => p.dataset.region)"))
+    missing = [f["id"] for f in features if f.get("geometry") and f["id"] not in drawn]
+    check(not missing, f"regions not drawn: {missing}")
+    # History opens on the ride's day: all of it.
+    click_tab(driver, "history")
+    points = wait(driver, 20, lambda d: d.find_element(By.ID, "history-summary").get_attribute("data-points"), "the history summary")
+    check(points and int(points) == len(data["track"]), f"History opened on {points} points; the ride's day has {len(data['track'])}")
+    wait(driver, 10, lambda d: d.execute_script("return document.querySelectorAll('#map img.leaflet-tile-loaded').length") > 0 or not os.path.exists(BASEMAP),
+         "the basemap's tiles")
+    settle(driver)
+
+
 CHECKS = {"scale": check_scale, "basemap": check_basemap, "trail": check_trail, "follow": check_follow,
-          "devices": check_devices, "locate": check_locate, "history": check_history, "a11y": check_a11y}
+          "devices": check_devices, "locate": check_locate, "history": check_history, "a11y": check_a11y, "ride": check_ride}
 
 
 def main():
@@ -492,18 +521,22 @@ def main():
     parser.add_argument("--device-user", default="alice")
     parser.add_argument("--device-name", default="phone")
     parser.add_argument("--device-secret")
-    parser.add_argument("--screenshot")
+    parser.add_argument("--track", help="ride: the replayed GPX track")
+    parser.add_argument("--regions", help="ride: the regions' GeoJSON file or folder")
+    parser.add_argument("--screenshot", help="a picture of the page at 1280 × 800 once checked")
     args = parser.parse_args()
     if args.scenario == "basemap" and not os.path.exists(BASEMAP):
         print(f"map view, basemap: SKIPPED: {BASEMAP} is not installed (scripts/install-dependencies.sh makes it)")
         return 0
+    if args.scenario == "ride" and not (args.track and args.regions):
+        parser.error("ride needs --track and --regions")
     if args.scenario == "devices" and not (args.device_port and args.device_secret):
         parser.error("devices needs --device-port and --device-secret")
     return drive(run, args, f"map view, {args.scenario}")
 
 
 def run(driver, args):
-    data = scenario(args.scenario)
+    data = {"track": ride(args.track)} if args.scenario == "ride" else scenario(args.scenario)
     if "zone" in data:
         driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": data["zone"]})
     if args.scenario == "devices" and not post_phone(args, data):

@@ -71,4 +71,18 @@ import WaymarkTestSupport
     @Test func everyFocusableNodeIsNamedAndRegionsSortNaturally() async throws {
         try await Self.check("a11y")
     }
+
+    /// The project's sample ride over its sample regions, as the README shows it: every region
+    /// drawn and History opening on the whole ride. The picture is the README's
+    /// (`WAYMARK_MAP_SCREENSHOT=docs/images/web-page.png`).
+    @Test func theSampleRideAsTheReadmeShowsIt() async throws {
+        let directory = try TemporaryDirectory()
+        let track = ProjectPaths.repositoryRoot.appendingPathComponent("Tracks/lakeside-ride.gpx").path
+        let regions = ProjectPaths.repositoryRoot.appendingPathComponent("Regions").path
+        let screenshot = ProcessInfo.processInfo.environment["WAYMARK_MAP_SCREENSHOT"] ?? directory.path("ride.png")
+        try await BrowserScriptRun.run(
+            "map_view.py", serve: ["--replay", track, "--regions", regions],
+            arguments: ["--scenario", "ride", "--track", track, "--regions", regions, "--screenshot", screenshot], in: directory)
+        #expect(FileManager.default.fileExists(atPath: screenshot))
+    }
 }

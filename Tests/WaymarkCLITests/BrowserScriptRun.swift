@@ -7,6 +7,15 @@ import WaymarkTestSupport
 /// script given `--url`, `--token`, `--waymark`, `--db` and `--openapi` before `arguments`.
 /// An issue is recorded, with the script's output and the daemon's log, unless it exits 0.
 enum BrowserScriptRun {
+    /// A file of the repository (a sample track, the sample regions), by its path there.
+    static func project(_ path: String) -> String { ProjectPaths.repositoryRoot.appendingPathComponent(path).path }
+
+    /// Where a script saves its picture: the path in the environment's `variable` when set (to
+    /// retake a picture the docs show), else `name` in `directory`.
+    static func screenshot(_ variable: String, _ name: String, in directory: TemporaryDirectory) -> String {
+        ProcessInfo.processInfo.environment[variable] ?? directory.path(name)
+    }
+
     static func run(_ script: String, serve: [String], arguments: [String], in directory: TemporaryDirectory) async throws {
         let db = directory.path("w.sqlite")
         let token = "browser-test-token"

@@ -11,9 +11,8 @@ import WaymarkTestSupport
 @Suite struct DayViewBrowserTests {
     @Test func theDayViewListsAndDrawsTheReplayedRide() async throws {
         let directory = try TemporaryDirectory()
-        let track = ProjectPaths.repositoryRoot.appendingPathComponent("Tracks/lakeside-ride.gpx").path
-        let regions = ProjectPaths.repositoryRoot.appendingPathComponent("Regions/lakeside.geojson").path
-        let screenshot = ProcessInfo.processInfo.environment["WAYMARK_DAY_SCREENSHOT"] ?? directory.path("day.png")
+        let (track, regions) = (BrowserScriptRun.project("Tracks/lakeside-ride.gpx"), BrowserScriptRun.project("Regions/lakeside.geojson"))
+        let screenshot = BrowserScriptRun.screenshot("WAYMARK_DAY_SCREENSHOT", "day.png", in: directory)
         // Replayed as fast as it goes: the day is recorded by the time the page opens, and the
         // daemon stays up after the track.
         try await BrowserScriptRun.run(

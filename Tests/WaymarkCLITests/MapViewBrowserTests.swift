@@ -15,7 +15,7 @@ import WaymarkTestSupport
     static func tracks(_ scenario: String, in directory: TemporaryDirectory) async throws -> [String] {
         let made = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/python3"),
-            [ProjectPaths.repositoryRoot.appendingPathComponent("Tests/Browser/map_tracks.py").path, directory.url.path])
+            [BrowserScriptRun.project("Tests/Browser/map_tracks.py"), directory.url.path])
         try #require(made.status == 0, "map_tracks.py: \(made.stderr)")
         let flags = try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: [String]]
         return try #require(flags?[scenario], "map_tracks.py has no scenario \(scenario): \(made.stdout)")
@@ -77,9 +77,8 @@ import WaymarkTestSupport
     /// (`WAYMARK_MAP_SCREENSHOT=docs/images/web-page.png`).
     @Test func theSampleRideAsTheReadmeShowsIt() async throws {
         let directory = try TemporaryDirectory()
-        let track = ProjectPaths.repositoryRoot.appendingPathComponent("Tracks/lakeside-ride.gpx").path
-        let regions = ProjectPaths.repositoryRoot.appendingPathComponent("Regions").path
-        let screenshot = ProcessInfo.processInfo.environment["WAYMARK_MAP_SCREENSHOT"] ?? directory.path("ride.png")
+        let (track, regions) = (BrowserScriptRun.project("Tracks/lakeside-ride.gpx"), BrowserScriptRun.project("Regions"))
+        let screenshot = BrowserScriptRun.screenshot("WAYMARK_MAP_SCREENSHOT", "ride.png", in: directory)
         try await BrowserScriptRun.run(
             "map_view.py", serve: ["--replay", track, "--regions", regions],
             arguments: ["--scenario", "ride", "--track", track, "--regions", regions, "--screenshot", screenshot], in: directory)

@@ -88,6 +88,7 @@ export class LiveView {
   /** Whether the Live tab is shown: following acts only then (other views fit the map themselves). */
   setVisible(visible) {
     this.visible = visible;
+    if (visible) this.keepInView(this.target());
   }
 
   /** A fix from the stream or the latest known one. */
@@ -110,6 +111,7 @@ export class LiveView {
   }
 
   add(device, at) {
+    this.listDevices([device]);  // one the stream brought first
     const colour = this.devices.colour(device);
     const group = L.layerGroup();
     const circle = L.circle(at, { pane: "liveDevices", radius: 0, color: colour, weight: 1, fillColor: colour, fillOpacity: 0.1, interactive: false });
@@ -173,11 +175,12 @@ export class LiveView {
     }
   }
 
-  /** Turns following on (centring the followed device) or off. */
+  /** Turns following on (centring the followed device, and clearing a located event's ring) or off. */
   setFollow(on) {
     this.following = on;
     this.followButton.setAttribute("aria-pressed", String(on));
     if (!on) return;
+    this.focusRing?.remove();
     this.centred = false;
     this.keepInView(this.target());
   }
@@ -235,8 +238,10 @@ export class LiveView {
     action();
   }
 
-  /** "Fit everything": every region and every shown device (with its trail) in view; following stops unless
-   *  `stopFollowing` is false (the first view, before any device has a fix). */
+  /**
+   * "Fit everything": every region and every shown device with its trail in view. Following
+   * stops, unless `stopFollowing` is false (the first view, before any device has a fix).
+   */
   fitEverything(stopFollowing = true) {
     if (stopFollowing) this.setFollow(false);
     const bounds = L.latLngBounds([]);

@@ -2,7 +2,8 @@
 // Everything it shows comes from the documented API (docs/openapi.yaml).
 
 import * as api from "./api.js";
-import { createMap, fit } from "./map.js";
+import { createMap } from "./map.js";
+import { addLegend } from "./legend.js";
 import { LiveView } from "./live.js";
 import { RegionsView } from "./regions.js";
 import { HistoryView } from "./history.js";
@@ -69,12 +70,19 @@ async function main() {
   const status = await signedIn();
   const web = await api.get("/v1/web");
   const map = createMap($("map"), web.basemap);
-  const live = new LiveView(map, { position: $("position"), events: $("events") });
+  addLegend(map);
+  const select = $("device");
+  const live = new LiveView(map, {
+    position: $("position"), events: $("events"), follow: $("follow"), fitAll: $("fit-all"),
+    trailMinutes: $("trail-minutes"), legend: $("device-legend"), report,
+    regionBounds: () => regions.layer.getBounds(),
+    onSelect: (device) => { select.value = device; select.dispatchEvent(new Event("change")); },
+  });
   const regions = new RegionsView(map, { rows: $("region-rows"), drop: $("drop"), file: $("region-file"), result: $("import-result") });
   const history = new HistoryView(map, {
     form: $("history-form"), from: $("history-from"), to: $("history-to"), summary: $("history-summary"),
     stats: $("history-stats"), profile: $("profile"), profileChart: $("profile-chart"), downloads: $("downloads"),
-    events: $("history-events"),
+    events: $("history-events"), calendar: $("history-calendar"), heat: $("heat-toggle"),
   });
   const day = new DayView(map, {
     form: $("day-form"), date: $("day-date"), summary: $("day-summary"), list: $("day-entries"), legend: $("day-legend"),
@@ -90,33 +98,40 @@ async function main() {
   const latest = new Map(status.source.kind === "fleet" ? [] : [["local", status.lastFix]]);
   for (const device of status.devices ?? []) latest.set(device.device, device.lastFix);
   for (const device of devices.devices ?? []) if (!latest.has(device.name)) latest.set(device.name, null);
-  const select = $("device");
-  select.replaceChildren(...[...latest.keys()].map((name) => new Option(name, name)));
-  const preferred = [...latest].find(([, fix]) => fix)?.[0] ?? "local";
-  select.value = preferred;
+  // "All devices" first; the default when two or more devices have fixes.
+  select.replaceChildren(new Option("All devices", "*"), ...[...latest.keys()].map((name) => new Option(name, name)));
+  const withFixes = [...latest].filter(([, fix]) => fix).map(([name]) => name);
+  select.value = withFixes.length >= 2 ? "*" : withFixes[0] ?? "local";
+  live.listDevices([...latest.keys()]);
 
-  const bounds = await regions.load();
+  await regions.load();
   for (const [, fix] of latest) if (fix) live.fix(fix);
   let view = "live";
+  // Regions, History and Day show one device: with "All devices", the one seen last.
+  const newest = () => [...latest].filter(([, fix]) => fix)
+    .reduce((best, entry) => (!best || Date.parse(entry[1].time) > Date.parse(best[1].time) ? entry : best), null)?.[0]
+    ?? [...latest.keys()][0];
   const choose = async () => {
-    const device = select.value;
-    live.select(device);
+    const selected = select.value;
+    const device = selected === "*" ? newest() : selected;
+    live.select(selected, device);
     const events = await regions.select(device, Boolean(latest.get(device)));
     const range = await api.get(`/v1/fixes?device=${encodeURIComponent(device)}&limit=1`);
     history.select(device, range.items[0]?.time, latest.get(device)?.time);
     day.select(device, latest.get(device)?.time);
+    // The list starts with the selection's latest events; the stream adds the rest.
+    live.recent(selected === "*" ? (await api.get("/v1/events")).items : events);
     if (view === "history") await history.show();
     if (view === "day") await day.show();
-    return events;
   };
   select.addEventListener("change", () => choose().catch(report));
-  // The list starts with the selected device's latest events; the stream adds the rest.
-  live.recent(await choose());
-  if (!latest.get(select.value)) fit(map, bounds);
+  await choose();
+  if (!withFixes.length) live.fitEverything(false);
 
   let refresher = null;
   tabs(async (name) => {
     view = name;
+    live.setVisible(name === "live");
     history.shown(name === "history");
     day.shown(name === "day");
     clearInterval(refresher);

@@ -33,6 +33,7 @@ MapViewBrowserTests (Swift) runs it.
 import base64
 import glob
 import json
+import math
 import os
 import re
 import sqlite3
@@ -252,6 +253,11 @@ def check_trail(driver, args, data):
 
 # --- d: follow ---
 
+def metres(a, b):
+    """Equirectangular distance between two (latitude, longitude) points, fine over tens of km."""
+    return math.hypot((b[0] - a[0]) * 111_195, (b[1] - a[1]) * 111_195 * math.cos(math.radians(a[0])))
+
+
 def sample_in_view(driver, device, seconds):
     """(in view, samples) of the device's marker over `seconds`, counted while it moves."""
     script = """
@@ -279,12 +285,19 @@ def check_follow(driver, args, data):
     if not follow:
         return
     check(follow[0].get_attribute("aria-pressed") == "true", "follow is not on by default")
+    where = lambda: [float(driver.find_element(By.ID, "position").get_attribute(f"data-{axis}")) for axis in ("latitude", "longitude")]
     for size, (width, height) in (("desktop", (1280, 800)), ("phone", (390, 844))):
         driver.set_window_size(width, height)
         time.sleep(0.5)
+        start, per_pixel = where(), metres_per_pixel(driver)
+        across = driver.execute_script("return document.getElementById('map').getBoundingClientRect().width") * (per_pixel or 0)
         inside, total = sample_in_view(driver, "local", 20)
         share = inside / total if total else 0
-        print(f"follow, {size}: the marker in view in {inside} of {total} samples ({share:.0%})")
+        travelled = metres(start, where())
+        print(f"follow, {size}: the marker in view in {inside} of {total} samples ({share:.0%}); "
+              f"it travelled {travelled / 1000:.1f} km across a map {across / 1000:.1f} km wide")
+        # Staying in view must take following: a map zoomed out over the whole drive would pass.
+        check(travelled >= 2 * across, f"follow, {size}: the map is {across / 1000:.1f} km wide; the device travelled only {travelled / 1000:.1f} km")
         check(total >= 30, f"follow, {size}: only {total} samples while the device moved (is the replay over?)")
         check(share >= 0.95, f"follow, {size}: the moving marker was in view in {share:.0%} of {total} samples, not 95 %")
 

@@ -2,6 +2,7 @@
 chromium-driver, failures collected rather than raised, and signing in with the TCP listener's
 token."""
 import argparse
+import math
 import re
 import time
 
@@ -77,6 +78,14 @@ def drive(run, args, name):
     finally:
         driver.quit()
     return finish(name)
+
+
+def metres(a, b):
+    """Equirectangular distance between two (latitude, longitude) points: within a fraction of a
+    per cent over tens of kilometres."""
+    north = (b[0] - a[0]) * 111_195
+    east = (b[1] - a[1]) * 111_195 * math.cos(math.radians(a[0]))
+    return math.hypot(north, east)
 
 
 def documented(paths, request_path):

@@ -14,7 +14,6 @@ daemon that has replayed a track with a stop, and checks it against the track it
 Exits 0 when all hold, 1 with the failures listed. DayViewBrowserTests (Swift) runs it.
 """
 import json
-import math
 import re
 import subprocess
 import sys
@@ -26,14 +25,7 @@ from zoneinfo import ZoneInfo
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_support import check, check_page_rules, daemon_arguments, drive, sign_in, wait
-
-
-def metres(a, b):
-    """Equirectangular distance between two (latitude, longitude) points: fine over 100 m."""
-    north = (b[0] - a[0]) * 111_195
-    east = (b[1] - a[1]) * 111_195 * math.cos(math.radians(a[0]))
-    return math.hypot(north, east)
+from browser_support import check, check_page_rules, daemon_arguments, drive, metres, sign_in, wait
 
 
 def track_stop(gpx, centre, radius):

@@ -33,7 +33,6 @@ MapViewBrowserTests (Swift) runs it.
 import base64
 import glob
 import json
-import math
 import os
 import re
 import sqlite3
@@ -51,7 +50,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from browser_support import check, check_page_rules, daemon_arguments, drive, failures, sign_in, wait
+from browser_support import check, check_page_rules, daemon_arguments, drive, failures, metres, sign_in, wait
 from map_tracks import scenario
 
 BASEMAP = "/usr/local/share/waymark/basemap.mbtiles"
@@ -252,11 +251,6 @@ def check_trail(driver, args, data):
 
 
 # --- d: follow ---
-
-def metres(a, b):
-    """Equirectangular distance between two (latitude, longitude) points, fine over tens of km."""
-    return math.hypot((b[0] - a[0]) * 111_195, (b[1] - a[1]) * 111_195 * math.cos(math.radians(a[0])))
-
 
 def sample_in_view(driver, device, seconds):
     """(in view, samples) of the device's marker over `seconds`, counted while it moves."""

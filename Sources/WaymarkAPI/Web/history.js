@@ -11,6 +11,7 @@ import { colours, fit } from "./map.js";
 import { describeEvent, distance, duration, element, textContent, time } from "./format.js";
 import { elevationProfile } from "./charts.js";
 import { whyButton } from "./explain.js";
+import { locateButton } from "./locate.js";
 import { Calendar } from "./calendar.js";
 import { HeatLayer } from "./heat.js";
 
@@ -133,8 +134,7 @@ export class HistoryView {
     events.replaceChildren(...eventItems.map((entry) => {
       const item = element("li", { "data-kind": entry.kind },
         element("time", { datetime: entry.time, text: time(entry.time) }), " ", element("strong", { text: describeEvent(entry) }));
-      const why = whyButton(entry);
-      if (why) item.append(" ", why);
+      for (const button of [locateButton(entry), whyButton(entry)]) if (button) item.append(" ", button);
       return item;
     }));
     this.parts.downloads.hidden = fixes.length === 0;

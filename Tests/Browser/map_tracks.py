@@ -66,9 +66,10 @@ def scenario(name):
         track = walk((47.2, 8.3), utc("2026-06-03T10:00:00Z"), [(0, 5, 960)], 1)
         return {"track": track, "regions": regions, "speed": 60, "metres_per_second": 5}
     if name == "follow":
-        # A drive at 20 m/s zigzagging north-east for 50 minutes, at 40 times real time (75 s):
-        # 800 m of map a second. A small circle every kilometre, so one is always in view.
-        legs = [(45 if leg % 2 == 0 else 110, 20, 180) for leg in range(17)]
+        # A drive at 20 m/s zigzagging north-east for an hour, at 40 times real time (90 s, of
+        # which the check watches about 50): 800 m of map a second. A small circle every
+        # kilometre, so one is always in view.
+        legs = [(45 if leg % 2 == 0 else 110, 20, 180) for leg in range(20)]
         track = walk((47.5, 7.6), utc("2026-06-03T12:00:00Z"), legs, 1)
         regions = [circle(f"f{index + 1}", track[index * 50][:2], 80) for index in range(len(track) // 50)]
         return {"track": track, "regions": regions, "speed": 40}

@@ -121,10 +121,15 @@ public final class HistoryImports: Sendable {
 
     private func run(_ request: ImportRequest, slot: Slot, name: String, began: Once<Result<ImportProgress, any Error>>) {
         var id: Int64?
-        defer {
-            began.fire(.failure(APIError(.internalServerError, code: "import", message: "the import ended before it began")))
+        // Before a refusal is answered, so a client that reads the answer finds the folder gone
+        // and the device free for its next upload.
+        let end = { [self] in
             try? FileManager.default.removeItem(atPath: slot.folder)
             state.withLock { _ = $0.running.removeValue(forKey: slot.device) }
+        }
+        defer {
+            end()
+            began.fire(.failure(APIError(.internalServerError, code: "import", message: "the import ended before it began")))
         }
         do {
             let pipeline = DevicePipeline(regions: try store.regions(), subscribers: subscribers, settings: settings)
@@ -135,15 +140,20 @@ public final class HistoryImports: Sendable {
                     began.fire(.success(progress))
                 }
             }
+            end()
             state.withLock { state in
                 state.outcomes[outcome.record.id] = outcome
                 if state.outcomes.count > Self.keptOutcomes, let oldest = state.outcomes.keys.min() { state.outcomes[oldest] = nil }
             }
             logger.info("Import ended", metadata: ["import.id": "\(outcome.record.id)", "import.summary": "\(outcome.summary)"])
         } catch let error as ImportError where id == nil {
+            end()
             began.fire(.failure(Self.refusal(error, uploads: slot.folder, name: name)))
         } catch {
-            guard let id else { return began.fire(.failure(error)) }
+            guard let id else {
+                end()
+                return began.fire(.failure(error))
+            }
             // The importer stopped on a store error: the record says so, rather than "reading" for ever.
             logger.error("Import failed", metadata: ["import.id": "\(id)", "error": "\(error)"])
             try? store.setImportState(id, .failed, error: "\(error)", at: clock.now)

@@ -45,6 +45,7 @@ export class LiveView {
     this.centred = false;
     this.visible = true;
     this.programmatic = 0;   // moves of the map this view is making
+    this.acting = false;     // inside such a move's Leaflet call
     this.behind = null;      // the followed device, when fixes came during a pan
     for (const [name, zIndex] of [["liveTrails", 410], ["liveDevices", 420], ["eventFocus", 430]]) {
       map.createPane(name).style.zIndex = String(zIndex);
@@ -54,7 +55,7 @@ export class LiveView {
     trailMinutes.addEventListener("change", () => this.setTrailMinutes());
     // A drag, a zoom or a keyboard pan by the user ends following; the view's own moves do not.
     map.on("dragstart", () => { if (this.visible) this.setFollow(false); });
-    map.on("zoomstart movestart", () => { if (this.visible && !this.programmatic) this.setFollow(false); });
+    map.on("zoomstart movestart", () => { if (this.visible && !this.programmatic && !this.acting) this.setFollow(false); });
     onLocate((entry) => this.locate(entry));
   }
 
@@ -235,7 +236,10 @@ export class LiveView {
     };
     const timer = setTimeout(end, 1500);
     this.map.on("moveend", end);
-    action();
+    // Leaflet first stops a pan still running, whose moveend ends this move before the movestart
+    // the action then fires: that movestart is still this view's.
+    this.acting = true;
+    try { action(); } finally { this.acting = false; }
   }
 
   /**

@@ -5,7 +5,7 @@
 /* global L */
 import * as api from "./api.js";
 import { fit } from "./map.js";
-import { distance, duration, element, textContent } from "./format.js";
+import { distance, duration, element, rfc3339, textContent } from "./format.js";
 
 /** A colour per travel mode: the export's overlays' (`TravelMode.colour`, the Okabe–Ito palette,
  *  distinct for the common kinds of colour blindness); TimelineRouteTests keeps them equal. */
@@ -62,9 +62,8 @@ export class DayView {
   async latestDay(last) {
     const end = new Date(new Date(last).getTime() + 1000);
     const start = new Date(end.getTime() - 3_600_000);
-    const iso = (date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
     try {
-      const around = await api.get(`/v1/timeline?device=${encodeURIComponent(this.device)}&from=${iso(start)}&to=${iso(end)}`);
+      const around = await api.get(`/v1/timeline?device=${encodeURIComponent(this.device)}&from=${rfc3339(start)}&to=${rfc3339(end)}`);
       const entry = around.entries.at(-1);
       const local = entry?.localDeparture ?? entry?.localEnd;
       if (local) return local.slice(0, 10);

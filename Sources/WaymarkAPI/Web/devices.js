@@ -1,7 +1,7 @@
 // Every device on the live map in its own colour, listed with that colour: the colours are
 // assigned in the order of the devices' names, so a device keeps its colour across reloads.
 
-import { element, time } from "./format.js";
+import { element, naturally, time } from "./format.js";
 
 /**
  * Okabe and Ito's colour-blind-safe palette without its blue and bluish green, which the
@@ -11,7 +11,7 @@ export const devicePalette = ["#d55e00", "#cc79a7", "#e69f00", "#222222", "#56b4
 
 /** Devices sorted as people read names (`phone2` before `phone10`). */
 function sorted(names) {
-  return [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  return [...names].sort(naturally);
 }
 
 /**

@@ -6,6 +6,17 @@ export function time(iso) {
   return date.toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
 }
 
+/** A time as the API takes it: RFC 3339 UTC to the second (`2026-06-01T08:00:00Z`), from
+ *  anything `new Date` reads (a Date, milliseconds, a `datetime-local` value). */
+export function rfc3339(value) {
+  return new Date(value).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** Names as people read them: `c3` before `c11`, `phone2` before `phone10`. */
+export function naturally(x, y) {
+  return x.localeCompare(y, undefined, { numeric: true });
+}
+
 export function duration(seconds) {
   if (!Number.isFinite(seconds)) return "—";
   const s = Math.round(seconds);

@@ -8,7 +8,7 @@
 /* global L */
 import * as api from "./api.js";
 import { colours, fit } from "./map.js";
-import { describeEvent, distance, duration, element, textContent, time } from "./format.js";
+import { describeEvent, distance, duration, element, rfc3339, textContent, time } from "./format.js";
 import { elevationProfile } from "./charts.js";
 import { whyButton } from "./explain.js";
 import { locateButton } from "./locate.js";
@@ -20,7 +20,6 @@ function localValue(date) {
   const pad = (n) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
-function rfc3339(value) { return new Date(value).toISOString().replace(/\.\d{3}Z$/, "Z"); }
 
 /** The browser's IANA zone, the one the page shows local times in. */
 function browserZone() {

@@ -8,10 +8,9 @@
 import * as api from "./api.js";
 import { fit, regionStyle } from "./map.js";
 import { circlePolygon } from "./geodesic.js";
-import { element, textContent, time } from "./format.js";
+import { element, naturally, textContent, time } from "./format.js";
 
 /** Region identifiers in natural order: c3 before c11. */
-const naturally = (x, y) => x.localeCompare(y, undefined, { numeric: true });
 
 export class RegionsView {
   constructor(map, { rows, drop, file, result }) {

@@ -5,6 +5,7 @@
 
 /* global L */
 import * as api from "./api.js";
+import { rfc3339 } from "./format.js";
 
 /** Age bands, newest first: each band's line opacity. */
 const bandOpacities = [0.95, 0.75, 0.55, 0.38, 0.22];
@@ -12,11 +13,6 @@ const bandOpacities = [0.95, 0.75, 0.55, 0.38, 0.22];
 const gapMilliseconds = 3 * 60_000;
 /** At most this many points per device, whatever the window (a fix a second for an hour). */
 const maximumPoints = 4000;
-
-/** RFC 3339 UTC to the second, as the API's `from` and `to` take it. */
-function rfc3339(milliseconds) {
-  return new Date(milliseconds).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
 
 /** One device's trail, drawn into `layer` (the device's own layer group) in `pane`. */
 export class Trail {

@@ -30,22 +30,20 @@ extension WebSettings {
     /// pool, or nil; says at info which basemap the page draws. Throws `StoreError` naming a file
     /// that cannot be opened as MBTiles.
     public func openBasemap(logger: Logger) async throws -> MBTilesFile? {
-        let choice = try await WaymarkStore.offPool { basemapChoice() }
-        switch choice {
+        switch try await WaymarkStore.offPool({ basemapChoice() }) {
         case .tiles(let template):
             logger.info("web page basemap: tiles from \(template) (web.tiles)")
         case .file(let path):
             logger.info("web page basemap: \(path) (web.basemap)")
+            return try await WaymarkStore.offPool { try MBTilesFile(path: path) }
         case .installed(let path):
             logger.info("web page basemap: \(path), the installed offline basemap (web.basemap: none turns it off)")
+            return try await WaymarkStore.offPool { try MBTilesFile(path: path) }
         case .off:
             logger.info("web page basemap: none (web.basemap: none); the map has a plain background")
         case .notInstalled(let path):
             logger.info("web page basemap: none installed at \(path) (scripts/basemap-data.sh draws it); the map has a plain background")
         }
-        switch choice {
-        case .file(let path), .installed(let path): return try await WaymarkStore.offPool { try MBTilesFile(path: path) }
-        case .tiles, .off, .notInstalled: return nil
-        }
+        return nil
     }
 }

@@ -163,6 +163,9 @@ let package = Package(
         .target(
             name: "WaymarkPower",
             dependencies: ["WaymarkCore", "WaymarkRegions", "WaymarkServices", .product(name: "Yams", package: "Yams")]),
+        // What Waymark tells each phone (docs/devices.md, "Batteries"): its monitoring mode and the
+        // nearest regions to hold, as OwnTracks commands. Pure; the daemon and the fleet share it.
+        .target(name: "WaymarkSteering", dependencies: ["WaymarkCore", "WaymarkRegions", "WaymarkPower", "WaymarkSources"]),
         // Handlers (docs/semantics.md §1): registrations, the lifecycle state machine, processes, the
         // handler socket protocol and the supervisor that launches, suspends and relaunches them.
         .target(
@@ -214,7 +217,7 @@ let package = Package(
             name: "WaymarkDaemon",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkSources", "WaymarkStore",
-                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline", "WaymarkDevices",
+                "WaymarkAPI", "WaymarkServices", "WaymarkHandlers", "WaymarkBeacons", "WaymarkPower", "WaymarkPipeline", "WaymarkDevices", "WaymarkSteering",
                 "WaymarkOutputs", "WaymarkExportJob", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkTimelineJob",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -237,7 +240,7 @@ let package = Package(
             name: "WaymarkFleet",
             dependencies: [
                 "WaymarkCore", "WaymarkRegions", "WaymarkGeoJSON", "WaymarkPipeline", "WaymarkDevices", "WaymarkSources",
-                "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkBeacons",
+                "WaymarkSteering", "WaymarkStore", "WaymarkAPI", "WaymarkNATS", "WaymarkOutputs", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkBeacons",
                 "WaymarkTimelineJob",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -263,6 +266,7 @@ let package = Package(
             name: "WaymarkRegionsTests",
             dependencies: ["WaymarkRegions", "WaymarkGeoJSON", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkBeaconsTests", dependencies: ["WaymarkBeacons", "WaymarkGeoJSON", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkSteeringTests", dependencies: ["WaymarkSteering", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkPowerTests", dependencies: ["WaymarkPower", "WaymarkRegions", "WaymarkServices", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkPipelineTests",

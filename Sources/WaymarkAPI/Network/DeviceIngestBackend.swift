@@ -16,9 +16,9 @@ public protocol DeviceIngestBackend: Sendable {
     /// `ingest` for OwnTracks messages: locations as fixes, transitions as the device's own
     /// reported transitions (docs/devices.md), in order.
     func ingest(ownTracks messages: [OwnTracksMessage], device: String) async throws
-    /// The OwnTracks answer for the device: `setWaypoints` with Waymark's regions when the
-    /// device has not been sent the current ones yet, else `[]`.
-    func ownTracksReply(device: String) async throws -> String
+    /// The OwnTracks answer for the device after it sent `messages`: the commands steering
+    /// gives (its regions, its monitoring mode; docs/devices.md), else `[]`.
+    func ownTracksReply(device: String, after messages: [OwnTracksMessage]) async throws -> String
     /// Counts a refused request by reason (`unauthorized`, `owntracks.out-of-range`, …),
     /// under the device it named when it named one.
     func countRefusal(_ reason: String, device: String?) async

@@ -79,7 +79,7 @@ extension DeviceIngestServer {
             throw APIError(error)
         }
         try await backend.ingest(ownTracks: messages, device: device.name)
-        return APIServer.json(try await backend.ownTracksReply(device: device.name))
+        return APIServer.json(try await backend.ownTracksReply(device: device.name, after: messages))
     }
 
     /// The OsmAnd protocol: parameters in the query string, or a form body when there is one.

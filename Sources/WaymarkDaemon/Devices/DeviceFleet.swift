@@ -6,6 +6,7 @@ import WaymarkCore
 import WaymarkDevices
 import WaymarkPipeline
 import WaymarkRegions
+import WaymarkSteering
 import WaymarkStore
 
 /// The pipelines of the devices that feed Waymark over the network (docs/devices.md): one
@@ -29,6 +30,8 @@ actor DeviceFleet {
     /// The regions, their monitors (built once, copied into each pipeline), and the devices
     /// that have been sent them (OwnTracks' `setWaypoints`).
     private let regions: Mutex<(current: [Region], monitors: RegionMonitors, sentTo: Set<String>)>
+    /// What each device is told (its mode, its regions), and the regions as steering reads them.
+    private let steering: Mutex<(regions: SteeringRegions, devices: [String: PhoneSteering])>
     private var handlers: (registrations: [HandlerRegistration], supervisor: HandlerSupervisor)?
     /// Refused requests per device (`-` when none was named) and reason.
     private(set) var refusals: [String: [String: Int]] = [:]
@@ -45,6 +48,7 @@ actor DeviceFleet {
         self.writer = writer
         self.settings = settings
         self.regions = Mutex((regions, RegionMonitors(regions, settings: settings), []))
+        self.steering = Mutex((SteeringRegions(regions: regions, created: [:]), [:]))
         self.feed = feed
         self.clock = clock
         self.logger = logger
@@ -75,6 +79,7 @@ actor DeviceFleet {
     func adopt(_ regions: [Region]) async {
         let monitors = RegionMonitors(regions, settings: settings)
         self.regions.withLock { $0 = (regions, monitors, []) }
+        steering.withLock { $0.regions = SteeringRegions(regions: regions, created: [:]) }
         for pipeline in pipelines.withLock({ Array($0.values) }) { await pipeline.adopt(monitors) }
     }
 
@@ -87,6 +92,16 @@ actor DeviceFleet {
     /// The regions to send the device, once per version of the regions.
     nonisolated func regionsToSend(to device: String) -> [Region]? {
         regions.withLock { regions in regions.sentTo.insert(device).inserted ? regions.current : nil }
+    }
+
+    /// The commands for `device` after its latest report (`PhoneSteering`), each one JSON
+    /// object; its steering state is made on first use.
+    nonisolated func steer(_ device: String, after report: PhoneReport?) -> [String] {
+        steering.withLock { state in
+            var phone = state.devices[device] ?? PhoneSteering(mode: ModeSteering(), window: WindowSteering())
+            defer { state.devices[device] = phone }
+            return phone.commands(after: report, regions: state.regions)
+        }
     }
 
     /// Each device's activity since start, by name; refusals before authentication under `-`.

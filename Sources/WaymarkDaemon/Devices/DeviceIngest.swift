@@ -4,6 +4,7 @@ import WaymarkCore
 import WaymarkDevices
 import WaymarkPipeline
 import WaymarkSources
+import WaymarkSteering
 import WaymarkStore
 
 /// The network listener's view of the daemon: devices from the store (off the cooperative
@@ -31,10 +32,13 @@ struct DeviceIngest: DeviceIngestBackend {
         try await fleet.pipeline(for: device).handleCommitted(events)
     }
 
-    func ownTracksReply(device: String) async throws -> String {
-        guard let regions = fleet.regionsToSend(to: device), !regions.isEmpty else { return OwnTracksReply.empty }
-        let times = try await store.offPool { try $0.regionImportTimes() }
-        return OwnTracksReply.setWaypoints(regions: regions) { times[$0.identifier] ?? Timestamp(nanosecondsSince1970: 0) }
+    func ownTracksReply(device: String, after messages: [OwnTracksMessage]) async throws -> String {
+        var commands = fleet.steer(device, after: PhoneReport.latest(in: messages))
+        if let regions = fleet.regionsToSend(to: device), !regions.isEmpty {
+            let times = try await store.offPool { try $0.regionImportTimes() }
+            commands.insert(OwnTracksReply.setWaypointsCommand(regions: regions) { times[$0.identifier] ?? Timestamp(nanosecondsSince1970: 0) }, at: 0)
+        }
+        return OwnTracksReply.array(commands)
     }
 
     func countRefusal(_ reason: String, device: String?) async {

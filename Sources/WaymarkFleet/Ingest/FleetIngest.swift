@@ -67,7 +67,9 @@ struct FleetIngest: DeviceIngestBackend {
     }
 
     /// The fleet's regions as waypoints, once per version and device (`WaypointsBoard`).
-    func ownTracksReply(device: String) async throws -> String { await waypoints.reply(for: device) }
+    func ownTracksReply(device: String, after messages: [OwnTracksMessage]) async throws -> String {
+        await waypoints.reply(for: device, after: messages)
+    }
 
     func countRefusal(_ reason: String, device: String?) async {
         logger.info("request refused", metadata: ["reason": "\(reason)", "device": "\(device ?? "-")"])

@@ -31,7 +31,7 @@ actor WaypointsBoard {
     }
 
     /// The answer for `device`: the waypoints the first time for this version, else `[]`.
-    func reply(for device: String) -> String {
+    func reply(for device: String, after messages: [OwnTracksMessage]) -> String {
         sentTo.insert(device).inserted ? reply : OwnTracksReply.empty
     }
 }

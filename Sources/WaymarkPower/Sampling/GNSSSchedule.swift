@@ -56,8 +56,8 @@ public struct GNSSSchedule: Sendable, Equatable {
         guard let time = fix.time else { return nil }
         var distance = min(nearestBoundary, reach)
         for radius in serviceRadii { distance = min(distance, radius) }
-        let uncertainty = fix.horizontalAccuracy.map { $0 > 0 ? $0 : 0 } ?? defaultUncertainty
-        var sleep = min((distance - uncertainty) / maximumSpeed, maximumSleep)
+        let approach = ApproachBound(maximumSpeed: maximumSpeed, defaultUncertainty: defaultUncertainty)
+        var sleep = min(approach.seconds(toReach: distance, uncertainty: fix.horizontalAccuracy), maximumSleep)
         if let due { sleep = min(sleep, due.seconds(since: time)) }
         guard sleep - hotStart >= minimumSleep else { return nil }
         return time.adding(seconds: sleep)

@@ -1,0 +1,23 @@
+import WaymarkCore
+import WaymarkSources
+
+/// Everything Waymark tells one phone (docs/devices.md, "Batteries"): which monitoring mode to
+/// use (`ModeSteering`) and which regions to hold (`WindowSteering`). Pure state, one per
+/// device, kept by the daemon's device fleet and by each fleet ingest node; after each report
+/// it gives the OwnTracks commands to send, in the HTTP reply or on the device's MQTT `cmd`
+/// topic.
+public struct PhoneSteering: Sendable {
+    public var mode: ModeSteering
+    public var window: WindowSteering
+
+    public init(mode: ModeSteering, window: WindowSteering) {
+        self.mode = mode
+        self.window = window
+    }
+
+    /// The commands (each one JSON object) to send after `report`, regions first so a phone
+    /// switched to move mode already holds the regions it should watch.
+    public mutating func commands(after report: PhoneReport?, regions: SteeringRegions) -> [String] {
+        window.commands(after: report, regions: regions) + mode.commands(after: report, regions: regions)
+    }
+}

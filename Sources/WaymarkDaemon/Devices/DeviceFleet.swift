@@ -38,12 +38,15 @@ actor DeviceFleet {
 
     /// The pipeline settings every device's monitors are built with.
     private let settings: PipelineSettings
+    /// How phones are steered (`devices.power_policy`, `devices.region_window`).
+    let steeringSettings: SteeringSettings
 
     init(
         store: WaymarkStore, writer: StoreWriter, regions: [Region],
-        settings: PipelineSettings = .standard, feed: LiveFeed, clock: any WallClock,
-        logger: Logger
+        settings: PipelineSettings = .standard, steering steeringSettings: SteeringSettings = SteeringSettings(),
+        feed: LiveFeed, clock: any WallClock, logger: Logger
     ) {
+        self.steeringSettings = steeringSettings
         self.store = store
         self.writer = writer
         self.settings = settings
@@ -98,7 +101,7 @@ actor DeviceFleet {
     /// object; its steering state is made on first use.
     nonisolated func steer(_ device: String, after report: PhoneReport?) -> [String] {
         steering.withLock { state in
-            var phone = state.devices[device] ?? PhoneSteering(mode: ModeSteering(), window: WindowSteering())
+            var phone = state.devices[device] ?? PhoneSteering(device: device, settings: steeringSettings)
             defer { state.devices[device] = phone }
             return phone.commands(after: report, regions: state.regions)
         }

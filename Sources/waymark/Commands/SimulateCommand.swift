@@ -13,8 +13,10 @@ struct SimulateCommand: ParsableCommand {
             ±15 %), and the receiver reports a fix every --interval seconds with a correlated \
             (Gauss–Markov) position error of --noise metres per axis, HDOP, satellites and altitude. \
             The same options and --seed always give the same file. Tracks/README.md lists the \
-            commands that made the project's sample tracks.
-            """)
+            commands that made the project's sample tracks. `waymark simulate phone` plays a track \
+            as an OwnTracks phone against a daemon instead.
+            """,
+        subcommands: [SimulatePhoneCommand.self])
 
     @Option(name: .customLong("waypoint"), help: "A route waypoint as LAT,LON in degrees; give two or more, in order.")
     var waypoints: [String] = []

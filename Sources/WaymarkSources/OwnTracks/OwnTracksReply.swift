@@ -37,8 +37,32 @@ public enum OwnTracksReply {
         array([setWaypointsCommand(regions: regions, created: created)])
     }
 
-    /// The `setWaypoints` command object for Waymark regions.
+    /// The `setWaypoints` command object for Waymark regions. Android keys a waypoint on its
+    /// `tst` (a second) and replaces the one with the same `tst`, so regions imported in the same
+    /// second would replace each other there: within one command, a region whose second is taken
+    /// is given the next free one (in order of time, then identifier, so the same regions get
+    /// the same seconds whatever their order). Transitions name regions by `rid` or `desc`, never
+    /// by `tst`.
     public static func setWaypointsCommand(regions: [Region], created: (Region) -> Timestamp) -> String {
-        setWaypointsCommand(regions.map { OwnTracksWaypoint(region: $0, created: created($0)) })
+        var seconds = regions.map { Self.wholeSeconds(created($0)) }
+        var taken = Set<Int64>()
+        for position in regions.indices.sorted(by: { (seconds[$0], regions[$0].identifier) < (seconds[$1], regions[$1].identifier) }) {
+            while !taken.insert(seconds[position]).inserted { seconds[position] += 1 }
+        }
+        return setWaypointsCommand(zip(regions, seconds).map {
+            OwnTracksWaypoint(region: $0, created: Timestamp(nanosecondsSince1970: $1 * 1_000_000_000))
+        })
+    }
+
+    /// `{"_type":"cmd","action":"clearWaypoints"}`: the phone deletes every region it holds
+    /// (OwnTracks iOS 16.4.3 and Android 2.5.0 or later; older apps ignore it). Sent before a
+    /// region window's `setWaypoints`, so the phone holds exactly the window (docs/devices.md,
+    /// "Regions on the phone").
+    public static let clearWaypointsCommand = #"{"_type":"cmd","action":"clearWaypoints"}"#
+
+    /// A timestamp's whole seconds, rounded down (as the waypoint's `tst` is written).
+    private static func wholeSeconds(_ time: Timestamp) -> Int64 {
+        let (seconds, remainder) = time.nanosecondsSince1970.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return remainder < 0 ? seconds - 1 : seconds
     }
 }

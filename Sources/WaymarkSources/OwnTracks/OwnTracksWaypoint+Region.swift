@@ -6,11 +6,13 @@ extension OwnTracksWaypoint {
     /// identifier (so transitions come back naming it) and `tst` = `created`, which must stay
     /// the same for the region from one reply to the next: the apps key waypoints on it.
     ///
-    /// - A circle keeps its centre; its radius is rounded up to whole metres (Android reads
-    ///   `rad` as an integer).
-    /// - Polygons become an `EnclosingCircle` around their exterior rings, so the device
-    ///   reports entering a little early and leaving a little late; `desc` stays the identifier.
-    ///   (Polygons without vertices, which the region decoders never produce, get no circle.)
+    /// - A circle of at least 100 m is sent as it is (`PhoneGeofence.isExact`): the phone's
+    ///   transitions for it are crossings of the region itself.
+    /// - Any other region (polygons, a smaller circle) is sent as its trigger circle
+    ///   (`PhoneGeofence.circle(for:)`: the enclosing circle grown by an approach margin), whose
+    ///   transitions only say the phone is near; `desc` stays the identifier. (Polygons without
+    ///   vertices, which the region decoders never produce, get no circle.)
+    /// - Radii are rounded up to whole metres (Android reads `rad` as an integer).
     /// - A beacon region gets `uuid`, `major` and `minor` as the booklet documents them, and no
     ///   position. The iOS app (the only one that monitors beacons) ignores those members when
     ///   importing and reads `desc` as `name:UUID:major:minor` instead, as it writes it itself,
@@ -20,12 +22,8 @@ extension OwnTracksWaypoint {
     /// iOS cuts `desc` at its first `:` for the region's name; `rid` keeps the full identifier.
     public init(region: Region, created: Timestamp) {
         switch region.shape {
-        case .circle(let center, let radius):
-            self.init(
-                name: region.identifier, center: center, radius: radius.rounded(.up), created: created,
-                regionID: region.identifier)
-        case .polygons(let polygons):
-            let circle = EnclosingCircle(polygons)
+        case .circle, .polygons:
+            let circle = PhoneGeofence.circle(for: region)
             self.init(
                 name: region.identifier, center: circle?.center, radius: circle?.radius.rounded(.up), created: created,
                 regionID: region.identifier)

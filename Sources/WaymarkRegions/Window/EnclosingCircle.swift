@@ -1,7 +1,7 @@
 import WaymarkCore
-import WaymarkRegions
 
-/// A circle around polygons, for clients that only understand circles (OwnTracks waypoints).
+/// A circle around polygons, for clients that only understand circles (a phone's geofencing,
+/// `PhoneGeofence`).
 ///
 /// The centre is the area centroid of the exterior rings (holes do not matter to a circle that
 /// must contain the outline), computed in longitude/latitude with longitudes unwrapped near the
@@ -10,13 +10,18 @@ import WaymarkRegions
 /// centre to a vertex. Every vertex is inside; the circle is not the smallest possible one, and
 /// edges of a polygon hundreds of kilometres wide, straight in longitude/latitude, may stray
 /// slightly outside between vertices.
-struct EnclosingCircle {
-    var center: Coordinate
+public struct EnclosingCircle: Sendable, Equatable {
+    public var center: Coordinate
     /// Metres.
-    var radius: Double
+    public var radius: Double
+
+    public init(center: Coordinate, radius: Double) {
+        self.center = center
+        self.radius = radius
+    }
 
     /// `nil` when the polygons have no vertex at all.
-    init?(_ polygons: [Polygon]) {
+    public init?(_ polygons: [Polygon]) {
         let rings = polygons.map(\.exterior).filter { !$0.isEmpty }
         guard let reference = rings.first?.first?.longitude else { return nil }
         var weightedX = 0.0

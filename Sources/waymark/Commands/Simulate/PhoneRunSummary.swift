@@ -24,6 +24,7 @@ struct PhoneRunSummary {
             ("durationSeconds", number(seconds.reduce(0, +))),
             ("secondsPerMode", modes(account.secondsInMode) { number($0 ?? 0) }),
             ("modeSwitches", String(account.modeSwitches)),
+            ("modeChanges", "[" + account.modeChanges.dropFirst().prefix(100).map { "{\"time\":\"\($0.time.rfc3339)\",\"mode\":\"\($0.mode.rawValue)\"}" }.joined(separator: ",") + "]"),
             ("reports", String(account.reports)),
             ("reportsPerMode", modes(account.locations) { String($0 ?? 0) }),
             ("transitionsSent", String(account.transitions)),

@@ -134,8 +134,9 @@ let package = Package(
         .target(
             name: "WaymarkOutputs",
             dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto")]),
-        // Seeded simulators (pure): tracks (routes, speed, realistic GPS noise) and regions along a track.
-        .target(name: "WaymarkSimulation", dependencies: ["WaymarkCore", "WaymarkRegions"]),
+        // Seeded simulators (pure): tracks (routes, speed, realistic GPS noise), regions along a track, and a
+        // phone reporting as OwnTracks does in each mode and obeying Waymark's commands (Phone/).
+        .target(name: "WaymarkSimulation", dependencies: ["WaymarkCore", "WaymarkRegions", "WaymarkPower"]),
         // Export formats and their geometry (pure): GPX, GeoJSON, KML and SVG writers over a
         // TextSink; gap rule, simplification, statistics, picture layout onto a Canvas.
         .target(name: "WaymarkExport", dependencies: ["WaymarkCore", "WaymarkRegions"]),
@@ -255,6 +256,10 @@ let package = Package(
                 "WaymarkFleet", "WaymarkDelivery", "WaymarkConfiguration", "WaymarkImport", "WaymarkImportJob",
                 "WaymarkPlaces", "WaymarkTimelineJob",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `waymark simulate phone` posts as the OwnTracks app does.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -303,7 +308,7 @@ let package = Package(
             dependencies: ["WaymarkStore", "WaymarkGeoJSON", "WaymarkSources", "WaymarkDevices", "WaymarkOutputs", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkSimulationTests",
-            dependencies: ["WaymarkSimulation", "WaymarkExport", "WaymarkSources", "WaymarkTestSupport"]),
+            dependencies: ["WaymarkSimulation", "WaymarkExport", "WaymarkSources", "WaymarkRegions", "WaymarkPower", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkExportTests",
             dependencies: [

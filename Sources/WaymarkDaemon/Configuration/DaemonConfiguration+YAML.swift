@@ -114,8 +114,10 @@ extension DaemonConfiguration {
                         maximumBody = try reader.integer(value, key: "devices.max_body_bytes", in: 256...(16 << 20))
                     case "tls_certificate": tls.certificate = try reader.string(value, key: "devices.tls_certificate")
                     case "tls_key": tls.key = try reader.string(value, key: "devices.tls_key")
+                    case let steering where ConfigurationReader.steeringKeys.contains(steering):
+                        try reader.steering(steering, value, into: &configuration.steering)
                     default:
-                        throw reader.unknown(key, in: "devices", known: ["listen", "max_body_bytes", "tls_certificate", "tls_key"])
+                        throw reader.unknown(key, in: "devices", known: ["listen", "max_body_bytes", "tls_certificate", "tls_key"] + ConfigurationReader.steeringKeys)
                     }
                 }
                 if (tls.certificate == nil) != (tls.key == nil) {

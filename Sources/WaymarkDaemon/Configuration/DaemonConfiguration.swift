@@ -8,6 +8,7 @@ import WaymarkHandlers
 import WaymarkBeacons
 import WaymarkOutputs
 import WaymarkPipeline
+import WaymarkSteering
 
 /// Everything `waymark serve` can be told, from the configuration file and then command-line
 /// flags (flags win). `docs/configuration.md` documents every key; defaults are listed here.
@@ -81,6 +82,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var deviceListener: DeviceListenerSettings?
     /// The MQTT broker OwnTracks phones publish to (docs/devices.md); nil: none.
     public var mqtt: MQTTSettings?
+    /// `devices.power_policy`, `devices.region_window`, `devices.per_device`: how phones are
+    /// steered (docs/devices.md, "Batteries").
+    public var steering = SteeringSettings()
     /// Outputs from the `outputs` section, put into the store at start (docs/outputs.md).
     public var outputs: [Output] = []
 

@@ -3,6 +3,7 @@ import ServiceLifecycle
 import UnixSignals
 import WaymarkAPI
 import WaymarkPipeline
+import WaymarkSteering
 
 /// What a fleet node does (docs/fleet.md).
 public enum FleetRole: String, Sendable, CaseIterable {
@@ -28,6 +29,9 @@ public enum FleetNode {
         /// Workers: the rules every device's pipeline runs, from `--config` and the pipeline
         /// flags (docs/fleet.md, "Settings"); every worker of a fleet must be given the same.
         public var pipeline = PipelineSettings.standard
+        /// Ingest nodes: how phones are steered (`devices.power_policy`, `devices.region_window`,
+        /// `devices.per_device` of `--config`), as the single daemon steers them.
+        public var steering = SteeringSettings()
         /// Ingest nodes: where devices connect.
         public var host = "127.0.0.1"
         public var port = 8084
@@ -53,6 +57,7 @@ public enum FleetNode {
                 let partitions = try await database.partitions(requested: settings.partitions, mayChoose: true)
                 var ingest = FleetIngestNode.Settings(name: settings.name, natsURL: settings.natsURL, host: settings.host, port: settings.port)
                 ingest.onListening = settings.onListening
+                ingest.steering = settings.steering
                 service = FleetIngestNode(settings: ingest, database: database, partitions: partitions, logger: logger)
             case .worker:
                 let partitions = try await database.partitions(requested: settings.partitions, mayChoose: false)

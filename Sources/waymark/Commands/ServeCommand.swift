@@ -6,6 +6,7 @@ import WaymarkConfiguration
 import WaymarkDaemon
 import WaymarkPipeline
 import WaymarkSources
+import WaymarkSteering
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -127,7 +128,10 @@ struct ServeCommand: AsyncParsableCommand {
             // A worker's pipeline settings: the pipeline keys of --config, then the flags (docs/fleet.md).
             let pipeline = pipelineFlags.applied(to: try config.map { try PipelineSettings.load(yamlFile: $0) } ?? .standard)
             let api = fleetOptions.role == .api ? try fleetOptions.api(socket: socket, tcpPort: tcpPort, tokenFile: tokenFile) : nil
-            try await fleetOptions.run(listen: listen, api: api, pipeline: pipeline, logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .notice)
+            // An ingest node's phones, steered by the `devices` keys of --config as the daemon's are.
+            let steering = try config.map { try SteeringSettings.load(yamlFile: $0) } ?? SteeringSettings()
+            try await fleetOptions.run(
+                listen: listen, api: api, pipeline: pipeline, steering: steering, logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .notice)
             return
         }
         var configuration = DaemonConfiguration(

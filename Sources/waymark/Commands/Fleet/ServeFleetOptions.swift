@@ -5,6 +5,7 @@ import WaymarkAPI
 import WaymarkDaemon
 import WaymarkFleet
 import WaymarkPipeline
+import WaymarkSteering
 
 extension FleetRole: ExpressibleByArgument {}
 
@@ -44,13 +45,16 @@ struct ServeFleetOptions: ParsableArguments {
         return APIServer.Configuration(socketPath: socketPath, tcpPort: tcpPort, token: try tokenFile.map(APIToken.read(from:)))
     }
 
-    func run(listen: String?, api: APIServer.Configuration? = nil, pipeline: PipelineSettings, logLevel: Logger.Level) async throws {
+    func run(
+        listen: String?, api: APIServer.Configuration? = nil, pipeline: PipelineSettings, steering: SteeringSettings = SteeringSettings(), logLevel: Logger.Level
+    ) async throws {
         guard let role else { return }
         var settings = FleetNode.Settings(
             role: role, name: name ?? "\(role.rawValue)@\(ProcessInfo.processInfo.hostName):\(getpid())",
             postgres: try connection.postgresAddress(), natsURL: try connection.natsURL())
         settings.partitions = partitions
         settings.pipeline = pipeline
+        settings.steering = steering
         if let api { settings.api = api }
         settings.version = Waymark.configuration.version
         if let listen {

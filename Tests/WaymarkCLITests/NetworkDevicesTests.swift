@@ -76,7 +76,11 @@ import WaymarkTestSupport
     }
 
     @Test func twoDevicesCrossingTheSameRegionGetTheirOwnEvents() async throws {
-        let rig = try await Rig.start()
+        // The phone's mode is not steered here: its locations carry no `m`, which would be
+        // answered with mode commands (PhoneModeDaemonTests); the replies checked are the regions'.
+        let rig = try await Rig.start { directory in
+            ["--config", try directory.write("waymark.yaml", "devices:\n  per_device:\n    phone: {power_policy: off}\n")]
+        }
         try await rig.daemon.whileRunning {
             let start = Int(Date().timeIntervalSince1970) - 600
             let path = [(47.002, 8.0), (47.0, 8.0), (47.0001, 8.0), (47.0, 8.0001), (47.0, 8.0)]

@@ -9,21 +9,28 @@ public struct DeviceActivity: Sendable, Equatable {
     public var lastFix: HistoryEntry?
     public var counters: [String: Int]
     public var refused: [String: Int]
+    /// The phone's monitoring mode (docs/devices.md, "Batteries"); nil for a device not steered
+    /// (one that never sent an OwnTracks location).
+    public var mode: PhoneModeStatus?
 
-    public init(device: String, lastFix: HistoryEntry? = nil, counters: [String: Int] = [:], refused: [String: Int] = [:]) {
+    public init(
+        device: String, lastFix: HistoryEntry? = nil, counters: [String: Int] = [:], refused: [String: Int] = [:], mode: PhoneModeStatus? = nil
+    ) {
         self.device = device
         self.lastFix = lastFix
         self.counters = counters
         self.refused = refused
+        self.mode = mode
     }
 
-    /// `{"device":…,"lastFix":{…}|null,"counters":{…},"refused":{…}}`.
+    /// `{"device":…,"lastFix":{…}|null,"counters":{…},"refused":{…},"mode":{…}|null}`.
     var json: String {
         var w = JSONObjectWriter()
         w.add("device", device)
         w.addRaw("lastFix", lastFix?.json ?? "null")
         w.addRaw("counters", SubscriptionStatus.object(counters))
         w.addRaw("refused", SubscriptionStatus.object(refused))
+        w.addRaw("mode", mode?.json ?? "null")
         return w.object
     }
 }

@@ -13,6 +13,9 @@ public struct DeviceStatus: Codable, Sendable, Equatable {
     /// RFC 3339, whole seconds (as the `local` device's, which the migration made).
     public var createdAt: String
     public var secret: String?
+    /// The phone's monitoring mode, as `GET /v1/status` gives it (`waymark devices list` adds
+    /// it; `GET /v1/devices` does not).
+    public var mode: PhoneModeStatus?
 
     public init(_ device: Device, secret: DeviceSecret? = nil) {
         name = device.name

@@ -103,6 +103,7 @@ async function main() {
   const withFixes = [...latest].filter(([, fix]) => fix).map(([name]) => name);
   select.value = withFixes.length >= 2 ? "*" : withFixes[0] ?? "local";
   live.listDevices([...latest.keys()]);
+  for (const device of status.devices ?? []) live.devices.mode(device.device, device.mode);
 
   await regions.load();
   for (const [, fix] of latest) if (fix) live.fix(fix);

@@ -26,7 +26,22 @@ export class DeviceList {
     this.names = [];
     this.colours = new Map();  // device → colour
     this.rows = new Map();     // device → { item, button, when }
+    this.modes = new Map();    // device → its phone's mode, as `GET /v1/status` gives it
     this.selected = null;
+  }
+
+  /**
+   * A phone's monitoring mode beside its name (docs/devices.md, "Batteries"): the mode Waymark
+   * wants and when the phone confirmed it, or that the phone ignores commands.
+   */
+  mode(name, mode) {
+    if (!mode || mode.policy === "off" || !mode.desired) return;
+    const text = mode.ignoresCommands ? "ignores commands"
+      : mode.confirmedAt ? `${mode.desired} since ${time(mode.confirmedAt)}` : `${mode.desired} asked`;
+    this.modes.set(name, { text, title: mode.ignoresCommands
+      ? `Waymark wants ${mode.desired}; the phone stays in ${mode.reported ?? "its own mode"} (remote configuration off?)`
+      : `reported ${mode.reported ?? "nothing"}, ${mode.attempts} command(s) waiting` });
+    this.render();
   }
 
   /** Lists `names` (adding to those known); returns true when any device's colour changed. */
@@ -75,8 +90,10 @@ export class DeviceList {
       const old = previous.get(name)?.when;
       const when = element("time", { class: "muted", text: old?.textContent ?? "no fix" });
       if (old?.dateTime) when.dateTime = old.dateTime;
+      const mode = this.modes.get(name);
       const button = element("button", { type: "button", class: "device-entry", "aria-pressed": "false" },
-        swatch, element("span", { class: "name", text: name }), " ", when);
+        swatch, element("span", { class: "name", text: name }), " ", when,
+        ...(mode ? [" ", element("span", { class: "muted mode", text: mode.text, title: mode.title })] : []));
       button.addEventListener("click", () => this.onSelect(name));
       this.rows.set(name, { button, when });
       return element("li", { "data-device": name }, button);

@@ -82,7 +82,8 @@ struct DevicesCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Each device: name, user, whether it has a secret (and its first characters), when it was added.")
+        static let configuration = CommandConfiguration(
+            abstract: "Each device: name, user, whether it has a secret (and its first characters), when it was added, and from a running daemon its phone's mode (wanted, confirmed, ignoring commands).")
 
         @Flag(help: "One JSON object per line.")
         var json = false
@@ -90,11 +91,15 @@ struct DevicesCommand: ParsableCommand {
         @OptionGroup var store: RegionsCommand.StoreOptions
 
         func run() throws {
-            let devices: [DeviceStatus]
+            var devices: [DeviceStatus]
             switch try CommandTarget(store) {
             case .daemon(let client):
                 let answer = try RegionsCommand.call(client, "GET", "/v1/devices")
                 devices = try DevicesCommand.decode(DeviceList.self, answer, answering: "GET /v1/devices").devices
+                // Each phone's mode lives in the daemon's memory: `GET /v1/status` has it.
+                let status = try RegionsCommand.call(client, "GET", "/v1/status")
+                let modes = try DevicesCommand.decode(DeviceModes.self, status, answering: "GET /v1/status").modes
+                for index in devices.indices { devices[index].mode = modes[devices[index].name] }
             case .store(let database):
                 devices = try database.devices().map { DeviceStatus($0) }
             }
@@ -105,7 +110,7 @@ struct DevicesCommand: ParsableCommand {
                     print(String(decoding: try encoder.encode(device), as: UTF8.self))
                 } else {
                     let secret = device.hasSecret ? "secret \(device.secretHint ?? "")…" : "no secret"
-                    print("\(device.name)\tuser \(device.user)\t\(secret)\tadded \(device.createdAt)")
+                    print("\(device.name)\tuser \(device.user)\t\(secret)\tadded \(device.createdAt)" + (device.mode.map { "\t\($0.summary)" } ?? ""))
                 }
             }
         }

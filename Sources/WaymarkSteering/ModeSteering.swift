@@ -47,7 +47,10 @@ public struct ModeSteering: Sendable {
     /// The mode the phone says it is in.
     public var reported: PhoneMode? { reportedMonitoring.flatMap(PhoneMode.init(ownTracksMonitoring:)) }
 
-    public mutating func commands(after report: PhoneReport?, regions: SteeringRegions) -> [String] {
+    /// The commands after `report`. `windowEdge`: metres from the report to the nearest region
+    /// the phone's window leaves out (`.infinity` without a window), which the phone cannot
+    /// watch either.
+    public mutating func commands(after report: PhoneReport?, regions: SteeringRegions, windowEdge: Double = .infinity) -> [String] {
         guard let report, let time = report.fix.time else { return [] }
         if let last = motion.last, time < last.time { return [] }  // a late backlog report
         reportedMonitoring = report.monitoringMode
@@ -56,7 +59,7 @@ public struct ModeSteering: Sendable {
         motion.take(time: time, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, reportedSpeed: fix.speed, policy: modePolicy)
         let wanted = modePolicy.mode(
             current: desired ?? reported ?? .significant,
-            distance: regions.distanceToNearestPreciseBoundary(from: fix.coordinate, limit: reach),
+            distance: min(regions.distanceToNearestPreciseBoundary(from: fix.coordinate, limit: reach), max(windowEdge, 0)),
             uncertainty: fix.horizontalAccuracy, speed: motion.speed, stillFor: motion.stillFor(at: time))
         return decide(wanted, at: time)
     }

@@ -16,8 +16,12 @@ public struct PhoneSteering: Sendable {
     }
 
     /// The commands (each one JSON object) to send after `report`, regions first so a phone
-    /// switched to move mode already holds the regions it should watch.
+    /// switched to move mode already holds the regions it should watch. The window's edge (the
+    /// nearest region it leaves out) counts for the mode as a boundary the phone cannot watch:
+    /// where the window cannot outlast a significant-mode report, the phone reports in move mode.
     public mutating func commands(after report: PhoneReport?, regions: SteeringRegions) -> [String] {
-        window.commands(after: report, regions: regions) + mode.commands(after: report, regions: regions)
+        let sent = window.commands(after: report, regions: regions)
+        let edge = report.flatMap { report in window.window.map { $0.clearance(at: report.fix.coordinate, uncertainty: 0) } } ?? .infinity
+        return sent + mode.commands(after: report, regions: regions, windowEdge: edge)
     }
 }

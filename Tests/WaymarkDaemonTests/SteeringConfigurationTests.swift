@@ -40,7 +40,7 @@ import WaymarkSteering
         arguments: [
             ("devices:\n  power_policy: sometimes\n", "waymark.yaml:2:17: devices.power_policy: 'sometimes' is not one of off, auto"),
             ("devices:\n  power_policy: false\n", "devices.power_policy: 'false' is not one of off, auto"),
-            ("devices:\n  region_window: 0\n", "waymark.yaml:2:18: devices.region_window: 0 is outside 1…10000"),
+            ("devices:\n  region_window: -1\n", "waymark.yaml:2:18: devices.region_window: -1 is outside 0…10000"),
             ("devices:\n  region_window: many\n", "devices.region_window: must be an integer"),
             ("devices:\n  per_device:\n    phone:\n      region_windw: 3\n", "waymark.yaml:4:7: devices.per_device.phone.region_windw: unknown key"),
             ("devices:\n  per_device:\n    phone: {power_policy: on}\n", "devices.per_device.phone.power_policy: 'on' is not one of off, auto"),

@@ -87,6 +87,17 @@ import WaymarkSteering
         #expect(steering.snapshot.desired == .significant)
     }
 
+    /// Far from every polygon, but near the edge of its region window (a region it does not
+    /// hold could be reached before a significant-mode report): move; a wide window: significant.
+    @Test func theWindowsEdgeCountsAsABoundary() {
+        var near = ModeSteering(policy: .auto)
+        #expect(near.commands(after: report(0, metresWest: 3_000, m: 1), regions: regions, windowEdge: 300).count == 1)
+        #expect(near.snapshot.desired == .move)
+        var wide = ModeSteering(policy: .auto)
+        #expect(wide.commands(after: report(0, metresWest: 3_000, m: 1), regions: regions, windowEdge: 2_500).isEmpty)
+        #expect(wide.snapshot.desired == .significant)
+    }
+
     /// A phone that never changes `m` is asked three times, a few reports apart, then marked as
     /// ignoring commands and left alone; it is asked again once its `m` matches.
     @Test func aPhoneThatIgnoresCommandsIsAskedABoundedNumberOfTimes() {

@@ -7,7 +7,7 @@ import Yams
 /// ```yaml
 /// devices:
 ///   power_policy: auto        # off: no mode commands; auto (default): Waymark chooses the mode
-///   region_window: 20         # regions each phone holds, the nearest N (default 20, iOS's limit)
+///   region_window: 20         # regions each phone holds, the nearest N (default 20, iOS's limit; 0: none)
 ///   per_device:
 ///     kids-phone: {power_policy: off}
 ///     tablet: {region_window: 50}
@@ -46,9 +46,10 @@ extension ConfigurationReader {
         return policy
     }
 
-    /// At least one region; the upper bound only keeps a typo from sending a phone thousands.
+    /// 0 sends the phone no regions (`WindowSteering`); the upper bound only keeps a typo from
+    /// sending a phone thousands.
     private func regionWindow(_ node: Node, key: String) throws(ConfigurationError) -> Int {
-        try integer(node, key: key, in: 1...10_000)
+        try integer(node, key: key, in: 0...10_000)
     }
 }
 

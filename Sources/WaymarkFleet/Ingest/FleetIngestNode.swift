@@ -3,10 +3,11 @@ import Logging
 import ServiceLifecycle
 import WaymarkAPI
 import WaymarkNATS
+import WaymarkSteering
 
 /// An ingest node: the device listener (OwnTracks, OsmAnd; docs/devices.md) over `FleetIngest`.
-/// Stateless but for the regions it sends phones (`WaypointsBoard`): run as many as the
-/// devices' traffic needs, behind one address.
+/// Stateless but for what it tells phones (`FleetSteering`: each active phone's mode and region
+/// window): run as many as the devices' traffic needs, behind one address.
 public struct FleetIngestNode: Service {
     public struct Settings: Sendable {
         public var name: String
@@ -14,6 +15,8 @@ public struct FleetIngestNode: Service {
         public var host: String
         public var port: Int
         public var onListening: (@Sendable (Int) async -> Void)?
+        /// How phones are steered (`devices.power_policy`, `devices.region_window`).
+        public var steering = SteeringSettings()
 
         public init(name: String, natsURL: String, host: String, port: Int) {
             self.name = name
@@ -39,9 +42,9 @@ public struct FleetIngestNode: Service {
         let bus = try await FleetBus.connect(url: settings.natsURL, node: settings.name, logger: logger)
         let (nats, jetStream) = (bus.connection, bus.jetStream)
         let started = Date()
-        let waypoints = WaypointsBoard(database: database)
-        try await waypoints.refresh()
-        let backend = FleetIngest(database: database, jetStream: jetStream, partitions: partitions, waypoints: waypoints, logger: logger)
+        let steering = FleetSteering(database: database, settings: settings.steering)
+        try await steering.refresh()
+        let backend = FleetIngest(database: database, jetStream: jetStream, partitions: partitions, steering: steering, logger: logger)
         var configuration = DeviceIngestServer.Configuration(host: settings.host, port: settings.port)
         configuration.onListening = settings.onListening
         let server = DeviceIngestServer(configuration: configuration, backend: backend, logger: logger)
@@ -49,7 +52,7 @@ public struct FleetIngestNode: Service {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await server.run() }
                 group.addTask {
-                    try await RegionsWatch.run(database.address, logger: logger, refresh: { try await waypoints.refresh() }) { _ in }
+                    try await RegionsWatch.run(database.address, logger: logger, refresh: { try await steering.refresh() }) { _ in }
                 }
                 group.addTask {
                     try await cancelWhenGracefulShutdown {
@@ -57,7 +60,7 @@ public struct FleetIngestNode: Service {
                             try bus.check()
                             try await database.heartbeat(
                                 name: settings.name, role: FleetRole.ingest.rawValue, startedAt: started,
-                                regionsVersion: await waypoints.currentVersion)
+                                regionsVersion: steering.currentVersion)
                             try await Task.sleep(for: .seconds(1))
                         }
                     }

@@ -67,7 +67,8 @@ public enum Replay {
         func process(_ fix: Fix) throws {
             try write(pipeline.handle(.fix(fix)).events)
             if let schedule = gnss?.schedule {
-                gnss!.decide(after: fix, wake: schedule.wake(after: fix, monitor: pipeline.regionMonitor))
+                gnss!.motion.take(fix)
+                gnss!.decide(after: fix, wake: schedule.wake(after: fix, monitor: pipeline.regionMonitor, motion: gnss!.motion))
             }
         }
 

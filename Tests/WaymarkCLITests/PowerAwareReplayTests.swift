@@ -51,6 +51,33 @@ import WaymarkTestSupport
         #expect(bluetooth.stderr.contains("describes a bluetooth radio, not gnss"))
     }
 
+    /// Issue 43: a track the sampling rule was not tuned on (the held-out ride of
+    /// Benchmarks/power.py), 0.5 regions per km along it, replayed with the default activity
+    /// (`other`, 60 m/s, what the daemon assumes too). With the activity's maximum as the speed
+    /// bound the receiver was on for 37.6 % of the active time; with the bound learned from the
+    /// ride's own recent motion (`RecentMotion`) it must be under the 20 % target, and report
+    /// every transition continuous tracking reports, at the same moments.
+    @Test func aHeldOutRideAtHalfARegionPerKilometreMeetsTheTargetWithNothingMissed() async throws {
+        let directory = try TemporaryDirectory()
+        let track = ProjectPaths.sharedData("gpx/bikeride.gpx").path
+        let regions = directory.path("along.geojson")
+        let generated = try await runWaymark(["regions", "generate", "--along", track, "--seed", "2", "--per-km", "0.5", "-o", regions])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        func run(_ mode: String) async throws -> (transitions: [String], summary: [String: Any]) {
+            let result = try await runWaymark(["replay", track, "--regions", regions, "--fast", mode])
+            #expect(result.status == 0, "\(result.stderr)")
+            let summary = try JSONSerialization.jsonObject(with: Data(result.stdoutLines.last!.utf8)) as? [String: Any] ?? [:]
+            return (result.stdoutLines.filter { $0.hasPrefix("{\"kind\":\"region\"") }, summary)
+        }
+        let (continuous, _) = try await run("--energy")
+        let (aware, summary) = try await run("--power-aware")
+        #expect(continuous.count == 68)
+        #expect(aware == continuous)
+        let on = try #require(summary["gpsOnSeconds"] as? Double)
+        let active = try #require(summary["durationSeconds"] as? Double) - (summary["silentSeconds"] as? Double ?? 0)
+        #expect(on / active <= 0.20, "GPS on \(on) s of \(active) s active")
+    }
+
     /// A silence over five minutes is a pause: off in both modes, and reported.
     @Test func aLongSilenceIsAPauseInBothModes() async throws {
         let directory = try TemporaryDirectory()

@@ -17,6 +17,9 @@ struct GNSSSampler: Sendable {
     private(set) var sleepingUntil: Timestamp?
     /// Identifies the current sleep, so a wake-up of an earlier, cancelled one is ignored.
     private(set) var generation = 0
+    /// The device's speed as the fixes the daemon saw while sampling say (`RecentMotion`), the
+    /// same approach bound replay's receiver uses.
+    private(set) var motion = RecentMotion()
 
     init(settings: PowerSettings) { self.settings = settings }
 
@@ -26,8 +29,9 @@ struct GNSSSampler: Sendable {
         after fix: Fix, monitor: RegionMonitor, subscriptions: [ServiceSubscription], now: Timestamp
     ) -> Timestamp? {
         guard sleepingUntil == nil, let time = fix.time else { return nil }
+        motion.take(fix)
         let schedule = GNSSSchedule(activity: settings.activity, subscriptions: subscriptions, profile: settings.gnssProfile)
-        guard let wake = schedule.wake(after: fix, monitor: monitor) else { return nil }
+        guard let wake = schedule.wake(after: fix, monitor: monitor, motion: motion) else { return nil }
         let resume = now.adding(seconds: wake.seconds(since: time) - schedule.hotStart)
         guard resume > now else { return nil }
         sleepingUntil = resume

@@ -20,6 +20,8 @@ struct GNSSDuty {
     let schedule: GNSSSchedule?
     var wakeAt: Timestamp?
     var previous: Fix?
+    /// The device's speed as the fixes the receiver had say, for the schedule's approach bound.
+    var motion = RecentMotion()
     private(set) var first: Timestamp?
     private(set) var last: Timestamp?
     var unseen = 0

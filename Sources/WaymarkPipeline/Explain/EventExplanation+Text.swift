@@ -19,7 +19,10 @@ extension EventExplanation {
         }
         if let transition {
             lines.append("rule: \(transition.rule.rawValue): \(Self.meaning(of: transition.rule))")
-            lines.append(transition.estimated ? "position: the engine's estimate from several fixes at rest" : "position: one fix")
+            lines.append(
+                transition.rule == .phone
+                    ? "position: the phone's, in its transition report (\(event.device)'s own geofencing, not Waymark's fixes)"
+                    : transition.estimated ? "position: the engine's estimate from several fixes at rest" : "position: one fix")
             if let confirmed = transition.confirmedAt { lines.append("confirmed: \(confirmed.rfc3339)") }
         }
         var settings: [String] = []
@@ -89,6 +92,7 @@ extension EventExplanation {
         case .crossed: "inferred from the straight path between two sparse fixes, neither inside"
         case .initial: "the region asks for an initial trigger and the first fix was inside"
         case .dwell: "the loitering delay passed with the device inside"
+        case .phone: "the phone's own report: its geofencing saw the crossing of a circle it watches as it is (an OwnTracks transition)"
         }
     }
 }

@@ -37,7 +37,7 @@ extension RegionMonitor {
             minLatitude: min(a.latitude, b.latitude), minLongitude: min(a.longitude, b.longitude),
             maxLatitude: max(a.latitude, b.latitude), maxLongitude: max(a.longitude, b.longitude))
         index.regions(meeting: box, into: &candidates)
-        for region in candidates where isQuietlyOutside(region) {
+        for region in candidates where isQuietlyOutside(region, since: start) {
             for stretch in index.insideStretches(ofRegionAt: Int(region), from: a, to: b) {
                 let middle = point(a, b, (stretch.lowerBound + stretch.upperBound) / 2)
                 let depth = margin[Int(region)]
@@ -52,10 +52,13 @@ extension RegionMonitor {
         }
     }
 
-    /// Confirmed outside, neither fix inside, nothing pending: only then can a pass be unseen.
-    private func isQuietlyOutside(_ region: Int32) -> Bool {
+    /// Confirmed outside since the first fix at latest, neither fix inside, nothing pending:
+    /// only then can a pass be unseen. A state that began between the fixes came from the
+    /// phone's own report of that very pass (`apply(reported:)`): it is not inferred again.
+    private func isQuietlyOutside(_ region: Int32, since start: Timestamp?) -> Bool {
         !isUnknown(region) && !contains(inside, region) && !contains(raw, region)
             && !contains(rawPrevious, region) && !pending.contains { $0.region == region }
+            && sinceMark(region) <= (start?.nanosecondsSince1970 ?? Int64.max)
     }
 
     private func point(_ a: Coordinate, _ b: Coordinate, _ t: Double) -> Coordinate {

@@ -66,6 +66,8 @@ public enum RegionState: Sendable, Equatable {
 ///   entered and exited, marked `crossed`, at the interpolated points, if the middle of the
 ///   stretch inside is at least the hysteresis distance from the boundary. Its state stays
 ///   outside. A longer silence is a gap: no crossing is inferred across it.
+/// - **A phone's own transitions** for circles it watches as they are are evidence too
+///   (`apply(reported:)`, docs/semantics.md §3.8), marked rule `phone`.
 /// - **Registration** gives no event: the first fix establishes the state, unless the region
 ///   asks for an initial trigger (then an `initial` entry when it is inside).
 ///
@@ -165,6 +167,8 @@ public struct RegionMonitor: Sendable {
         static let notifyOnEntry = Flags(rawValue: 1)
         static let notifyOnExit = Flags(rawValue: 2)
         static let initialTrigger = Flags(rawValue: 4)
+        /// A phone watches the region as it is: its transitions are evidence.
+        static let phoneWatched = Flags(rawValue: 8)
     }
 
     /// A transition waiting for confirmation.
@@ -189,13 +193,19 @@ public struct RegionMonitor: Sendable {
 
     /// A monitor over `regions`, every state unknown.
     public init(regions: [Region], configuration: Configuration = Configuration()) {
-        self.init(index: RegionIndex(regions: regions), options: regions.map(\.options), configuration: configuration)
+        self.init(
+            index: RegionIndex(regions: regions), options: regions.map(\.options), phoneWatched: regions.map(PhoneGeofence.isExact),
+            configuration: configuration)
     }
 
     /// A monitor over a built index; `options[i]` belongs to region `i` (default options when
-    /// `options` is empty).
-    public init(index: RegionIndex, options: [RegionOptions] = [], configuration: Configuration = Configuration()) {
+    /// `options` is empty). `phoneWatched[i]` says whether a phone's own transitions for region
+    /// `i` are evidence (`PhoneGeofence.isExact`; none when empty).
+    public init(
+        index: RegionIndex, options: [RegionOptions] = [], phoneWatched: [Bool] = [], configuration: Configuration = Configuration()
+    ) {
         precondition(options.isEmpty || options.count == index.count, "one RegionOptions per region")
+        precondition(phoneWatched.isEmpty || phoneWatched.count == index.count, "one phoneWatched per region")
         self.index = index
         self.configuration = configuration
         let count = index.count
@@ -219,6 +229,7 @@ public struct RegionMonitor: Sendable {
             if option.notifyOnEntry { f.insert(.notifyOnEntry) }
             if option.notifyOnExit { f.insert(.notifyOnExit) }
             if option.initialTrigger { f.insert(.initialTrigger) }
+            if !phoneWatched.isEmpty && phoneWatched[r] { f.insert(.phoneWatched) }
             flags[r] = f
         }
         self.margin = margin

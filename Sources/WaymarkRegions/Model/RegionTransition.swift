@@ -28,6 +28,10 @@ public struct RegionTransition: Sendable, Equatable {
         case initial
         /// The loitering delay passed with the device inside.
         case dwell
+        /// The device's own geofencing reported the crossing (an OwnTracks `transition` for a
+        /// circle it watches as it is, `PhoneGeofence.isExact`): evidence the fixes may have
+        /// missed (`RegionMonitor.apply(reported:)`).
+        case phone
     }
 
     public var kind: Kind

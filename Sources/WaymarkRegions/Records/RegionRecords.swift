@@ -14,7 +14,8 @@ public enum RegionRecords {
     }
 
     /// `{"kind":"region","transition":"enter"|"exit"|"dwell","region":ID,"time":…,"latitude":…,
-    /// "longitude":…,"confirmedAt":…}`, then `"crossed":true` or `"initial":true` when so.
+    /// "longitude":…,"confirmedAt":…}`, then `"crossed":true` or `"initial":true` when so, and
+    /// `"evidence":"phone"` when the device's own geofencing reported it (rule `phone`).
     /// `time` is when the boundary was crossed (the first fix on the new side), `confirmedAt`
     /// when the monitor's rules confirmed it.
     public static func transition(_ transition: RegionTransition) -> String {
@@ -26,6 +27,7 @@ public enum RegionRecords {
         if let confirmedAt = transition.confirmedAt { json.add("confirmedAt", confirmedAt.rfc3339) }
         if transition.crossed { json.add("crossed", true) }
         if transition.initial { json.add("initial", true) }
+        if transition.rule == .phone { json.add("evidence", "phone") }
         return json.object
     }
 

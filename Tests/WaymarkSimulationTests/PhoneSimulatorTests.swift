@@ -203,6 +203,24 @@ import WaymarkTestSupport
         #expect(a != c && a.count == c.count)
     }
 
+    /// A ride someone recorded (third-party data, its own pauses and jitter): both modes' rules
+    /// hold on it, measured against the truth the simulator plays.
+    @Test func theModesRulesHoldOnARecordedRide() throws {
+        let track = try GPXFixSource.fixes(atPath: ProjectPaths.sharedData("gpx/bikeride.gpx").path)
+        var significant = PhoneSimulator(track: track, settings: .init(mode: .significant, remoteConfiguration: true, seed: 1))
+        let coarse = Self.locations(Self.play(&significant))
+        #expect(coarse.count >= 3)
+        #expect(zip(coarse, coarse.dropFirst()).allSatisfy { $1.time.seconds(since: $0.time) >= 300 })
+        var settings = PhoneSimulator.Settings(mode: .move, remoteConfiguration: true, seed: 1)
+        settings.locatorInterval = 30
+        var move = PhoneSimulator(track: track, settings: settings)
+        let fine = Self.locations(Self.play(&move))
+        // Move mode reports far more often, never more than the interval apart (where the recording has no hole).
+        #expect(fine.count > coarse.count * 10)
+        #expect(zip(fine, fine.dropFirst()).allSatisfy { let gap = $1.time.seconds(since: $0.time); return gap <= 30 || gap > 300 })
+        #expect(move.energy().joulesPerHour > significant.energy().joulesPerHour * 2)
+    }
+
     @Test func aNoisyTrackWithGapsAndUntimedPointsIsPlayedWithoutInventingTheGap() throws {
         let noisy = FixNoise(sigma: 20, correlationTime: 60, outlierRate: 0.03, reportsAccuracy: false, seed: 9).apply(to: try Self.rideFixes())
         let t0 = noisy[0].time!

@@ -175,7 +175,7 @@ public struct DevicePipeline: Sendable {
 
     /// Established states, and confirmed crossings and dwells: what a restart must resume from.
     /// Crossed regions stay outside: nothing to save.
-    private func saveStates(after update: RegionUpdate, of fix: Fix, into step: inout Step) {
+    func saveStates(after update: RegionUpdate, of fix: Fix, into step: inout Step) {
         if update.establishedTogether { step.regionsEstablished = EstablishedRegions(since: fix.time) }
         var changed = update.established ?? []
         for transition in update.transitions where !transition.crossed { changed.append(transition.regionIndex) }

@@ -51,7 +51,12 @@ extension WaymarkStore {
         let before = EventExplainer.state(
             of: first.0, crossed: first.1,
             latest: latest.map { EventExplainer.Earlier(kind: $0.0.transition, time: $0.0.time, crossed: $0.crossed) }, dwelled: dwelled)
-        return EventExplainer.explain(subject, monitors: monitors, options: region.options, before: before, fixes: fixes, window: window)
+        // What the phone reported of the region in the window: evidence the daemon took.
+        let reported = try regionEvents(device: subject.device, region: subject.region, from: window.from, to: window.to, limit: 256)
+            .filter { $0.kind == .reportedRegion }
+            .map { EventRecord(time: $0.time, kind: $0.kind, region: $0.region, transition: $0.transition, coordinate: $0.coordinate, record: $0.record) }
+        return EventExplainer.explain(
+            subject, monitors: monitors, options: region.options, before: before, fixes: fixes, window: window, reported: reported)
     }
 
     /// The event as the explainer takes it, and whether its record says `crossed`.

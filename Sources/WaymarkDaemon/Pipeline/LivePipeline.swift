@@ -158,12 +158,16 @@ public actor LivePipeline {
         case .tick(let time):
             apply(device.record(.tick(time)), into: &batch)
         case .reported(let event):
+            // The device's word first, then what it was evidence of (a circle the phone watches
+            // as it is: docs/devices.md, "The phone's transitions as evidence"). A disagreement
+            // is judged after: a report Waymark took as evidence agrees by construction.
+            batch.add(StoredEvent(event))
+            apply(device.record(reported: event), into: &batch)
             if event.kind == .reportedRegion, let region = event.region, let transition = event.transition,
                 device.disagrees(withReported: transition, of: region)
             {
                 batch.count(DaemonStatus.Counter.reportedRegionDisagreements)
             }
-            batch.add(StoredEvent(event))
         case .accessory(let change, let device):
             logger.notice("Accessory \(change.rawValue)", metadata: ["device": "\(device ?? "-")"])
             add([.accessory(AccessoryEvent(time: clock.now, change: change, device: device))], to: &batch)

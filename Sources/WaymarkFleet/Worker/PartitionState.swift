@@ -94,8 +94,11 @@ struct PartitionState: Sendable {
                     FleetBatch.StoredEvent(
                         id: "\(device)/\(input.sequence)/0", device: device, time: report.time, kind: report.k, region: report.g,
                         sequence: Int64(input.sequence), record: report.r))
+                // Then what it was evidence of, as in the single daemon (`LivePipeline`).
+                let evidence = report.event.map { cursor.pipeline.record(reported: $0) }
                 cursor.lastSequence = input.sequence
                 cursors[device] = cursor
+                if let evidence { batch.add(evidence, device: device, sequence: input.sequence, firstIndex: 1) }
                 batch.lastSequence[device] = input.sequence
                 continue
             case .sighting(_, let advertisement):
@@ -136,8 +139,10 @@ extension FleetBatch {
     /// What a device's step produced, as the recording policy keeps it (as in the single daemon),
     /// with the states a restart resumes from. An event's id counts every event of the step, kept
     /// or not, so ids stored before the policy moved into the pipeline stay what they were.
-    fileprivate mutating func add(_ recorded: RecordedStep, device: String, sequence: UInt64) {
-        for (index, event) in recorded.events.enumerated() {
+    /// `firstIndex` numbers the step's events after those the input stored itself (a report's own).
+    fileprivate mutating func add(_ recorded: RecordedStep, device: String, sequence: UInt64, firstIndex: Int = 0) {
+        for (offset, event) in recorded.events.enumerated() {
+            let index = firstIndex + offset
             guard case .event(let record) = event.recording else { continue }
             events.append(
                 StoredEvent(

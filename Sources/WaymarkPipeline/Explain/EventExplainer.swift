@@ -64,9 +64,12 @@ public enum EventExplainer {
     ///   - options: the region's options (its delays).
     ///   - before: the region's state when the window begins (`state(of:crossed:latest:dwelled:)`).
     ///   - window: the range `fixes` were read from.
+    ///   - reported: the transitions the device reported itself for the region in the window
+    ///     (`reportedRegion`), fed in time order among the fixes as the daemon took them
+    ///     (`DevicePipeline.record(reported:)`): an event of rule `phone` is reproduced from them.
     public static func explain(
         _ event: EventExplanation.Subject, monitors: RegionMonitors, options: RegionOptions, before: SavedRegionState, fixes: [Fix],
-        window: (from: Timestamp, to: Timestamp)
+        window: (from: Timestamp, to: Timestamp), reported: [EventRecord] = []
     ) -> EventExplanation {
         var explanation = EventExplanation(event: event, reproduced: false)
         explanation.window = window
@@ -82,7 +85,17 @@ public enum EventExplainer {
         var pipeline = DevicePipeline(monitors: monitors, savedStates: SavedRegionStates([before]))
         var readings: [EventExplanation.Reading] = []
         var inside: [Int32] = []
+        var reports = reported.sorted { $0.time < $1.time }[...]
+        func feedReports(through time: Timestamp?) {
+            while let next = reports.first, time.map({ next.time <= $0 }) ?? true {
+                reports.removeFirst()
+                for case .region(let transition) in pipeline.record(reported: next).events where transition.identifier == event.region {
+                    explanation.recomputed.append(transition)
+                }
+            }
+        }
         for fix in fixes {
+            if !reports.isEmpty, let time = fix.time { feedReports(through: time) }
             let step = pipeline.handle(.fix(fix))
             index.containing(fix.coordinate, into: &inside)
             readings.append(
@@ -94,6 +107,7 @@ public enum EventExplainer {
                 explanation.recomputed.append(transition)
             }
         }
+        feedReports(through: nil)
         list(readings, around: event, into: &explanation)
         match(in: &explanation, readings: readings, fixes: fixes.count)
         return explanation

@@ -40,7 +40,11 @@ public struct RecordedStep: Sendable, Equatable {
     public var marks: [SubscriberID: [ServiceMark]]
 
     init(_ step: DevicePipeline.Step, input: PipelineInput, fix: Fix?) {
-        time = input.time
+        self.init(step, time: input.time, fix: fix)
+    }
+
+    init(_ step: DevicePipeline.Step, time: Timestamp?, fix: Fix? = nil) {
+        self.time = time
         self.fix = fix
         drop = step.regionDrop
         events = step.events

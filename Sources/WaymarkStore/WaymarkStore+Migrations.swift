@@ -58,6 +58,7 @@ extension WaymarkStore {
         registerImportMigration(in: &migrator)
         registerTimelineServiceMarkMigration(in: &migrator)
         registerTimelineMigration(in: &migrator)
+        registerPhoneEnergyMigration(in: &migrator)
         return migrator
     }
 

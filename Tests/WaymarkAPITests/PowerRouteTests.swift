@@ -44,6 +44,8 @@ import WaymarkStore
         ("/v1/power?by=hour", "by", "\"hour\" is not radio or handler"),
         ("/v1/power?since=yesterday", "since", "is not an RFC 3339 time"),
         ("/v1/power?from=2024-05-01T00:00:00Z", "from", "unknown parameter"),
+        ("/v1/power?device=", "device", "names a device"),
+        ("/v1/power?device=phone&by=handler", "by", "a device's estimate is by radio and mode"),
     ])
     func badParametersAre400NamingThem(uri: String, parameter: String, message: String) async throws {
         try await APIRouterTests.withClient { client in
@@ -66,6 +68,19 @@ import WaymarkStore
             #expect(gnss["joulesSinceStart"] as? Double == 41.85)
             let bluetooth = try #require((object["power"] as? [String: Any])?["bluetooth"] as? [String: Any])
             #expect(bluetooth["joulesSinceStart"] is NSNull)
+        }
+    }
+}
+
+/// `GET /v1/power?device=` on a backend that prices no phones (the fake, like the fleet): a 404 naming the device.
+@Suite struct PhonePowerRouteTests {
+    @Test func aDeviceWithoutAnEstimateIsA404NamingIt() async throws {
+        try await APIRouterTests.withClient { client in
+            let response = try await client.execute(uri: "/v1/power?device=nobody", method: .get)
+            #expect(response.status == .notFound)
+            let error = try APIRouterTests.error(response)
+            #expect(error.code == "no-device")
+            #expect(error.message.contains("\"nobody\""), "\(error.message)")
         }
     }
 }

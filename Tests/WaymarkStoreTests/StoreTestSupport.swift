@@ -88,4 +88,4 @@ func spatialiteCLI(_ path: String, _ sql: String) async throws -> ProcessResult 
 
 /// Every schema migration, in the order a new store applies them (written out, so a migration
 /// added or reordered by mistake fails the migration tests).
-let allMigrations = ["v1-regions", "v2-history", "v3-region-state", "v4-beacon-regions", "v5-handlers", "v6-energy", "v7-handler-sessions", "v8-fixes-append", "v9-devices", "v10-device-history", "v11-regions-established", "v12-outputs", "v13-output-locations", "v14-handler-processes", "v15-service-marks", "v16-force-quit-boot", "v17-imports", "v18-timeline-service-marks", "v19-timeline"]
+let allMigrations = ["v1-regions", "v2-history", "v3-region-state", "v4-beacon-regions", "v5-handlers", "v6-energy", "v7-handler-sessions", "v8-fixes-append", "v9-devices", "v10-device-history", "v11-regions-established", "v12-outputs", "v13-output-locations", "v14-handler-processes", "v15-service-marks", "v16-force-quit-boot", "v17-imports", "v18-timeline-service-marks", "v19-timeline", "v20-phone-energy"]

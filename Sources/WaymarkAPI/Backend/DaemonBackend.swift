@@ -32,6 +32,9 @@ public protocol DaemonBackend: Sendable {
     /// The energy ledger's stored buckets of the hours ending after `since` (all when nil),
     /// brought up to date first (docs/semantics.md §4).
     func energy(since: Timestamp?) async throws -> [EnergyBucket]
+    /// `device`'s phone energy rows of the hours ending after `since` (docs/semantics.md §4.2),
+    /// brought up to date first. Throws `APIError.noDevice` for a device that is not known.
+    func phoneEnergy(device: String, since: Timestamp?) async throws -> [PhoneEnergyBucket]
     /// Every stored region.
     func regions() async throws -> [Region]
     /// Stores `regions` in one transaction. Throws `StoreError` (`invalidRegions`,
@@ -176,5 +179,13 @@ public struct RegionStateInfo: Sendable, Equatable {
         w.add("state", state)
         w.add("since", since?.rfc3339)
         return w.object
+    }
+}
+
+extension DaemonBackend {
+    /// No phone estimates: a backend that prices no phones (the fleet, tests' fakes) knows no
+    /// such device's energy.
+    public func phoneEnergy(device: String, since: Timestamp?) async throws -> [PhoneEnergyBucket] {
+        throw APIError.notFound("no energy estimate for device \"\(device)\": this server prices no phones", code: "no-device")
     }
 }

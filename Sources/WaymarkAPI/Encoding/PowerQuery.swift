@@ -2,10 +2,12 @@ import Hummingbird
 import WaymarkCore
 
 /// The query of `GET /v1/power`: `since` (RFC 3339; the hour holding it and later ones) and
-/// `by` (`radio`, the default, or `handler`). Anything else is a 400 naming the parameter.
+/// `by` (`radio`, the default, or `handler`); or `device` for that phone's estimate (with `since`,
+/// not `by`). Anything else is a 400 naming the parameter.
 struct PowerQuery: Sendable, Equatable {
     var since: Timestamp?
     var by: EnergyReport.Grouping
+    var device: String?
 
     init(_ parameters: Parameters) throws(APIError) {
         since = try parameters.time("since")
@@ -14,8 +16,13 @@ struct PowerQuery: Sendable, Equatable {
             throw .invalidParameter("by", "\"\(by)\" is not radio or handler")
         }
         self.by = grouping
-        for (name, _) in parameters where name != "since" && name != "by" {
-            throw .invalidParameter(String(name), "unknown parameter; /v1/power takes since and by")
+        device = parameters.get("device")
+        if device?.isEmpty == true { throw .invalidParameter("device", "names a device") }
+        if device != nil, parameters.get("by") != nil {
+            throw .invalidParameter("by", "a device's estimate is by radio and mode; by groups the daemon's own ledger")
+        }
+        for (name, _) in parameters where !["since", "by", "device"].contains(name) {
+            throw .invalidParameter(String(name), "unknown parameter; /v1/power takes since, by and device")
         }
     }
 }

@@ -19,7 +19,16 @@ public protocol DeviceIngestBackend: Sendable {
     /// The OwnTracks answer for the device after it sent `messages`: the commands steering
     /// gives (its regions, its monitoring mode; docs/devices.md), else `[]`.
     func ownTracksReply(device: String, after messages: [OwnTracksMessage]) async throws -> String
+    /// A phone's exchange, for its energy estimate (docs/semantics.md §4.2): the OwnTracks
+    /// `messages` it sent in `requestBytes` and the `replyBytes` it got back; `messages` is nil
+    /// for an OsmAnd/Traccar report. Called after the reply is made.
+    func exchanged(device: String, ownTracks messages: [OwnTracksMessage]?, requestBytes: Int, replyBytes: Int) async
     /// Counts a refused request by reason (`unauthorized`, `owntracks.out-of-range`, …),
     /// under the device it named when it named one.
     func countRefusal(_ reason: String, device: String?) async
+}
+
+extension DeviceIngestBackend {
+    /// No estimate: a backend that prices no phones (the fleet's ingest nodes, tests' fakes).
+    public func exchanged(device: String, ownTracks messages: [OwnTracksMessage]?, requestBytes: Int, replyBytes: Int) async {}
 }

@@ -79,7 +79,9 @@ extension DeviceIngestServer {
             throw APIError(error)
         }
         try await backend.ingest(ownTracks: messages, device: device.name)
-        return APIServer.json(try await backend.ownTracksReply(device: device.name, after: messages))
+        let reply = try await backend.ownTracksReply(device: device.name, after: messages)
+        await backend.exchanged(device: device.name, ownTracks: messages, requestBytes: body.count, replyBytes: reply.utf8.count)
+        return APIServer.json(reply)
     }
 
     /// The OsmAnd protocol: parameters in the query string, or a form body when there is one.
@@ -108,6 +110,8 @@ extension DeviceIngestServer {
         switch decoded {
         case .success(let report):
             try await backend.ingest([report.fix], device: device.name)
+            await backend.exchanged(
+                device: device.name, ownTracks: nil, requestBytes: body.isEmpty ? (request.uri.query ?? "").utf8.count : body.count, replyBytes: 0)
             return Response(status: .ok)
         case .failure(let error):
             await backend.countRefusal("osmand.\(error.code.rawValue)", device: device.name)

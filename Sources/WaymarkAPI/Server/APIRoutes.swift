@@ -48,6 +48,10 @@ extension APIServer {
 
         routes.add("/v1/power", .get) { request, _ in
             let query = try PowerQuery(request.uri.queryParameters)
+            if let device = query.device {
+                let buckets = try await backend.phoneEnergy(device: device, since: query.since)
+                return json(PhoneEnergyReport(device: device, buckets: buckets, since: query.since).json)
+            }
             let buckets = try await backend.energy(since: query.since)
             return json(EnergyReport(buckets: buckets, since: query.since, by: query.by).json)
         }

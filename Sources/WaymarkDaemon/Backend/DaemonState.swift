@@ -29,6 +29,8 @@ struct DaemonState: DaemonBackend {
     let historyImports: HistoryImports
     /// `GET /v1/timeline`: the timeline job over the store, with the place data read once.
     let timelines: StoreTimelines
+    /// Each network device's energy estimate (docs/semantics.md §4.2).
+    var phoneEnergy: PhoneEnergyMeter? = nil
 
     func status() async -> DaemonStatus {
         let snapshot = pipeline.snapshot()
@@ -143,6 +145,15 @@ struct DaemonState: DaemonBackend {
     func energy(since: Timestamp?) async throws -> [EnergyBucket] {
         await pipeline.flushEnergy()
         return try await store.offPool { try $0.energy(since: since) }
+    }
+
+    /// The phone's rows, its latest figures stored first. The receiver (`local`) is no phone.
+    func phoneEnergy(device: String, since: Timestamp?) async throws -> [PhoneEnergyBucket] {
+        guard device != Device.localName, try await store.offPool({ try $0.device(named: device) }) != nil else {
+            throw APIError.noDevice(device)
+        }
+        if let phoneEnergy { await phoneEnergy.flush(to: store, logger: pipeline.logger) }
+        return try await store.offPool { try $0.phoneEnergy(device: device, since: since) }
     }
 
     func regions() async throws -> [Region] { try await store.offPool { try $0.regions() } }

@@ -11,6 +11,7 @@ import Yams
 ///   network: cellular            # auto (default), wifi, cellular, none
 ///   cellular_profile: Profiles/power/lte-modem.yaml     # default: built-in LTE modem
 ///   wifi_profile: Profiles/power/wifi.yaml              # default: built-in Wi-Fi
+///   phone_profiles: Profiles/power                      # phone-*.yaml; default: built-in phone
 ///   aware: true
 ///   activity: fitness
 /// ```
@@ -24,6 +25,13 @@ extension ConfigurationReader {
             case "bluetooth_profile": settings.bluetoothProfile = try profile(value, key: field, radio: .bluetooth)
             case "wifi_profile": settings.wifiProfile = try profile(value, key: field, radio: .wifi)
             case "cellular_profile": settings.cellularProfile = try profile(value, key: field, radio: .cellular)
+            case "phone_profiles":
+                let directory = try string(value, key: field)
+                do {
+                    settings.phoneProfiles = try PhoneProfiles.load(directory: directory)
+                } catch {
+                    throw self.error(value, key: field, "\(error)")
+                }
             case "network":
                 let text = try string(value, key: field)
                 guard let choice = NetworkRadioChoice(rawValue: text) else {
@@ -35,7 +43,7 @@ extension ConfigurationReader {
             default:
                 throw unknown(
                     key, in: "power",
-                    known: ["gnss_profile", "bluetooth_profile", "wifi_profile", "cellular_profile", "network", "aware", "activity"])
+                    known: ["gnss_profile", "bluetooth_profile", "wifi_profile", "cellular_profile", "phone_profiles", "network", "aware", "activity"])
             }
         }
         return settings

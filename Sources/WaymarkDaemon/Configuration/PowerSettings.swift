@@ -15,6 +15,10 @@ public struct PowerSettings: Sendable, Equatable {
     public var wifiProfile: PowerProfile = .wifi
     /// `power.cellular_profile`: the cellular modem's profile; default the built-in `lte-modem`.
     public var cellularProfile: PowerProfile = .lteModem
+    /// `power.phone_profiles`: a directory with `phone-gnss.yaml`, `phone-wifi.yaml` and
+    /// `phone-lte.yaml`, pricing each network device's tracking (docs/semantics.md §4.2);
+    /// default the built-in phone.
+    public var phoneProfiles: PhoneProfiles = .default
     /// `power.aware`: when only region, visit and significant-change subscriptions need fixes,
     /// stop watching gpsd until a boundary could be crossed.
     public var aware = false

@@ -1,5 +1,7 @@
+import Logging
 import ServiceLifecycle
 import WaymarkCore
+import WaymarkStore
 
 /// Stores the energy ledger just after every hour boundary of the daemon's clock, so each
 /// closed hour is in the store within seconds of closing (also flushed on request by
@@ -7,6 +9,8 @@ import WaymarkCore
 struct EnergyFlushService: Service {
     let pipeline: LivePipeline
     let clock: any WallClock
+    /// The phones' estimates, stored with the ledger (docs/semantics.md §4.2).
+    var phones: (meter: PhoneEnergyMeter, store: WaymarkStore, logger: Logger)? = nil
 
     /// Just after the next whole hour after `time`.
     static func nextFlush(after time: Timestamp) -> Timestamp {
@@ -21,6 +25,7 @@ struct EnergyFlushService: Service {
                 return
             }
             await pipeline.flushEnergy()
+            if let phones { await phones.meter.flush(to: phones.store, logger: phones.logger) }
         }
     }
 }

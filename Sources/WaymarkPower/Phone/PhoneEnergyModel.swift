@@ -48,14 +48,17 @@ public struct PhoneEnergyModel: Sendable {
     public var currentMode: PhoneMode? { mode }
 
     /// A report at `time`: `bytesSent` by the phone (the request) and `bytesReceived` (the reply),
-    /// carried as `connectivity` says.
-    public mutating func report(at time: Timestamp, bytesSent: Int, bytesReceived: Int, connectivity: PhoneConnectivity) {
+    /// carried as `connectivity` says, holding `positions` positions (an HTTP batch may carry
+    /// several; a transition none): each is a network fix in significant mode.
+    public mutating func report(
+        at time: Timestamp, bytesSent: Int, bytesReceived: Int, connectivity: PhoneConnectivity, positions: Int = 1
+    ) {
         let time = advance(to: time)
         heard = time
         totals.reports += 1
-        if mode == .significant {
-            totals.networkFixes += 1
-            totals.joules[.wifi, default: 0] += profiles.networkFixSeconds * profiles.scanningWatts
+        if mode == .significant && positions > 0 {
+            totals.networkFixes += positions
+            totals.joules[.wifi, default: 0] += Double(positions) * profiles.networkFixSeconds * profiles.scanningWatts
         }
         let bytes = max(bytesSent, 0) + max(bytesReceived, 0)
         guard let radio = connectivity.radio else {

@@ -192,6 +192,11 @@ extension WaymarkStore {
                 sql: "DELETE FROM energy WHERE hour_ns + 3600000000000 <= ?", arguments: [cutoff.nanosecondsSince1970])
             return db.changesCount
         }
+        deleted["phone_energy"] = try writeHistory(synchronous: .normal, doing: "pruning phone energy") { db in
+            try db.execute(
+                sql: "DELETE FROM phone_energy WHERE hour_ns + 3600000000000 <= ?", arguments: [cutoff.nanosecondsSince1970])
+            return db.changesCount
+        }
         let total = deleted.values.reduce(0, +)
         logger.info(
             "Pruned history",

@@ -3,7 +3,7 @@ import Testing
 import WaymarkCore
 import WaymarkTestSupport
 
-/// A phone's energy estimate through a real daemon (docs/semantics.md §4.2): OwnTracks locations
+/// A phone's energy estimate through a real daemon (docs/semantics.md §4.4): OwnTracks locations
 /// over HTTP in move mode, then significant mode, read back with `waymark power --device`.
 @Suite struct PhoneEnergyDaemonTests {
     static func location(mode: Int?, conn: String, at seconds: Int) -> String {

@@ -32,7 +32,7 @@ public protocol DaemonBackend: Sendable {
     /// The energy ledger's stored buckets of the hours ending after `since` (all when nil),
     /// brought up to date first (docs/semantics.md §4).
     func energy(since: Timestamp?) async throws -> [EnergyBucket]
-    /// `device`'s phone energy rows of the hours ending after `since` (docs/semantics.md §4.2),
+    /// `device`'s phone energy rows of the hours ending after `since` (docs/semantics.md §4.4),
     /// brought up to date first. Throws `APIError.noDevice` for a device that is not known.
     func phoneEnergy(device: String, since: Timestamp?) async throws -> [PhoneEnergyBucket]
     /// Every stored region.

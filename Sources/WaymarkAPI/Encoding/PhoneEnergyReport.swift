@@ -2,7 +2,7 @@ import WaymarkCore
 import WaymarkStore
 
 /// One phone's energy estimate summed for `waymark power --device` and `GET /v1/power?device=`
-/// (docs/semantics.md §4.2): joules by radio, time in each mode, joules an hour, and the profiles
+/// (docs/semantics.md §4.4): joules by radio, time in each mode, joules an hour, and the profiles
 /// that priced it. Decodable with the keys `json` writes, so the CLI reads the answer as this type.
 public struct PhoneEnergyReport: Sendable, Equatable, Decodable {
     public var device: String

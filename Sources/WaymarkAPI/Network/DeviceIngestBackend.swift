@@ -19,7 +19,7 @@ public protocol DeviceIngestBackend: Sendable {
     /// The OwnTracks answer for the device after it sent `messages`: the commands steering
     /// gives (its regions, its monitoring mode; docs/devices.md), else `[]`.
     func ownTracksReply(device: String, after messages: [OwnTracksMessage]) async throws -> String
-    /// A phone's exchange, for its energy estimate (docs/semantics.md §4.2): the OwnTracks
+    /// A phone's exchange, for its energy estimate (docs/semantics.md §4.4): the OwnTracks
     /// `messages` it sent in `requestBytes` and the `replyBytes` it got back; `messages` is nil
     /// for an OsmAnd/Traccar report. Called after the reply is made.
     func exchanged(device: String, ownTracks messages: [OwnTracksMessage]?, requestBytes: Int, replyBytes: Int) async

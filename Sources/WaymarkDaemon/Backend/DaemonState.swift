@@ -29,7 +29,7 @@ struct DaemonState: DaemonBackend {
     let historyImports: HistoryImports
     /// `GET /v1/timeline`: the timeline job over the store, with the place data read once.
     let timelines: StoreTimelines
-    /// Each network device's energy estimate (docs/semantics.md §4.2).
+    /// Each network device's energy estimate (docs/semantics.md §4.4).
     var phoneEnergy: PhoneEnergyMeter? = nil
 
     func status() async -> DaemonStatus {

@@ -16,7 +16,7 @@ public struct PowerSettings: Sendable, Equatable {
     /// `power.cellular_profile`: the cellular modem's profile; default the built-in `lte-modem`.
     public var cellularProfile: PowerProfile = .lteModem
     /// `power.phone_profiles`: a directory with `phone-gnss.yaml`, `phone-wifi.yaml` and
-    /// `phone-lte.yaml`, pricing each network device's tracking (docs/semantics.md §4.2);
+    /// `phone-lte.yaml`, pricing each network device's tracking (docs/semantics.md §4.4);
     /// default the built-in phone.
     public var phoneProfiles: PhoneProfiles = .default
     /// `power.aware`: when only region, visit and significant-change subscriptions need fixes,

@@ -5,7 +5,7 @@ import WaymarkPower
 import WaymarkSources
 import WaymarkStore
 
-/// Each network device's energy estimate (docs/semantics.md §4.2): the device listener and the
+/// Each network device's energy estimate (docs/semantics.md §4.4): the device listener and the
 /// MQTT feed tell it every report (its messages and the bytes each way), a `PhoneEnergyModel` per
 /// device prices it on the daemon's clock, and `take` hands over hourly rows for the store — the
 /// same flush as the radios' ledger (hourly, on `GET /v1/power`, at shutdown), so a report costs

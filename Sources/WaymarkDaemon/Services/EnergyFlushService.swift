@@ -9,7 +9,7 @@ import WaymarkStore
 struct EnergyFlushService: Service {
     let pipeline: LivePipeline
     let clock: any WallClock
-    /// The phones' estimates, stored with the ledger (docs/semantics.md §4.2).
+    /// The phones' estimates, stored with the ledger (docs/semantics.md §4.4).
     var phones: (meter: PhoneEnergyMeter, store: WaymarkStore, logger: Logger)? = nil
 
     /// Just after the next whole hour after `time`.

@@ -146,6 +146,12 @@ struct FleetBackend: DaemonBackend {
         throw Self.notInFleet("the energy ledger", "it accounts for the radios of the machine running the daemon; fleet nodes have none")
     }
 
+    func phoneEnergy(device: String, since: Timestamp?) async throws -> [PhoneEnergyBucket] {
+        throw Self.notInFleet(
+            "a phone's energy estimate",
+            "it follows one device's reports, with their request and reply sizes, in the process that answered them; a fleet's ingest nodes each see only some of them")
+    }
+
     func imports() async throws -> HistoryImports {
         throw Self.notInFleet(
             "importing history files",

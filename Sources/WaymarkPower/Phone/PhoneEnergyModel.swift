@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// What a phone's tracking costs it (docs/semantics.md §4.2), from what the server sees of it or a
+/// What a phone's tracking costs it (docs/semantics.md §4.4), from what the server sees of it or a
 /// simulator knows: the mode over time and each report. Move mode keeps the GNSS tracking all along
 /// (`phone-gnss` `tracking`); significant mode keeps it off and takes a network fix per report (a
 /// Wi-Fi scan, `phone-wifi` `scanning` for `start_seconds.network_fix`); each report wakes the radio

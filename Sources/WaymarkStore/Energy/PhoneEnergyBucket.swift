@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// One row of a phone's energy estimate as stored (`phone_energy` table, docs/semantics.md §4.2):
+/// One row of a phone's energy estimate as stored (`phone_energy` table, docs/semantics.md §4.4):
 /// what one device's tracking cost during one hour, by radio, and how the hour divided between
 /// its modes, priced by one set of phone profiles. Rows add up like the ledger's buckets.
 public struct PhoneEnergyBucket: Sendable, Equatable {

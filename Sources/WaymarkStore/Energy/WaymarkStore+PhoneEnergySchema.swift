@@ -1,7 +1,7 @@
 import GRDB
 
 extension WaymarkStore {
-    /// `v20-phone-energy`: each phone's energy estimate (docs/semantics.md §4.2) in hourly rows, one
+    /// `v20-phone-energy`: each phone's energy estimate (docs/semantics.md §4.4) in hourly rows, one
     /// per device, hour and profile, beside the daemon's own ledger (`energy`). Rows are added to
     /// (`addPhoneEnergy`), so the daemon flushes a running hour and again later. Removing a
     /// device leaves its rows (what it cost stays accounted); pruning drops ended hours.

@@ -19,7 +19,7 @@ struct PowerCommand: ParsableCommand {
             the parties that needed it (docs/semantics.md §4, docs/configuration.md). With --device, \
             a phone's estimate instead: what its tracking cost it by radio (GNSS in move mode, \
             network fixes, each report's radio tail), its hours in move and significant mode, and \
-            joules an hour (docs/semantics.md §4.2).
+            joules an hour (docs/semantics.md §4.4).
             """)
 
     @Option(help: "Only hours ending after this RFC 3339 time.")

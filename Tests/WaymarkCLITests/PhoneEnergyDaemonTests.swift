@@ -70,4 +70,25 @@ import WaymarkTestSupport
         let missing = try await runWaymark(["power", "--device", "nobody", "--db", rig.db])
         #expect(missing.status != 0 && missing.stderr.contains(#"no device "nobody""#), "\(missing.stderr)")
     }
+
+    @Test func publishesOverMQTTArePricedPerDeviceToo() async throws {
+        try await MQTTDevicesTests.withBrokerAndDaemon { brokerPort, _, directory, daemon in
+            let start = Int(Date().timeIntervalSince1970) - 600
+            // Significant mode over mobile data: three publishes, each a network fix and an LTE burst.
+            try await MQTTDevicesTests.publish(
+                port: brokerPort, (0..<3).map { ("owntracks/alice/phone", Self.location(mode: 1, conn: "m", at: start + $0 * 60)) })
+            var report: [String: Any] = [:]
+            let priced = try await BackgroundProcess.waitUntil(timeout: 30) {
+                let answer = try await runWaymark(["power", "--device", "phone", "--json", "--socket", directory.path("api.sock")])
+                report = (try? JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]) ?? [:]
+                return report["reports"] as? Int == 3
+            }
+            #expect(priced, "\(report)\n\(daemon.stderr.suffix(1000))")
+            #expect(report["networkFixes"] as? Int == 3 && report["moveSeconds"] as? Double == 0, "\(report)")
+            let joules = report["joules"] as? [String: Double] ?? [:]
+            #expect(abs((joules["wifi"] ?? 0) - 3 * 0.684) < 0.001, "\(report)")
+            #expect((joules["cellular"] ?? 0) > 0.3, "\(report)")
+            #expect((joules["gnss"] ?? -1) == 0, "\(report)")
+        }
+    }
 }

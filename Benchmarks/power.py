@@ -15,7 +15,12 @@ confirmedAt, the moment a handler is told). The replay is deterministic: one run
 density and seed; the set's figures sum GPS-on time over every track and seed.
 
 Usage: Benchmarks/power.py .build/release/waymark [--data ../shared/data] [--seed 1 --seed 2 …]
-       [--per-km 0.2 --per-km 0.5 --per-km 2] [--keep DIR]
+       [--per-km 0.2 --per-km 0.5 --per-km 2] [--keep DIR] [--set shared|tuning|held-out|all]
+       [--activity fitness|other|…]
+--set picks the tracks: every shared GPX file (default), or issue 43's split (TUNING and HELD_OUT
+below, the repository's Tracks/ included): the sampling rule's constants were chosen on the
+tuning tracks, and the held-out ones say whether they hold elsewhere. --activity is the replay's
+speed bound (default fitness; `other` is what replay and the daemon assume when told nothing).
 Each setting is a density of regions (--per-km). Prints one JSON object
 per track and setting, then one "set" object per setting with meetsTargets (every transition
 found, median delay ≤ 30 s, GPS-on ≤ 20 % of the active time at ≤ 0.5 regions/km, ≤ 50 % at
@@ -40,8 +45,8 @@ def run(command):
     return result.stdout
 
 
-def replay(waymark, track, regions, *mode):
-    lines = run([waymark, "replay", track, "--regions", regions, "--activity", "fitness", "--fast", *mode]).splitlines()
+def replay(waymark, track, regions, activity, *mode):
+    lines = run([waymark, "replay", track, "--regions", regions, "--activity", activity, "--fast", *mode]).splitlines()
     records = [json.loads(line) for line in lines]
     transitions = [r for r in records if r["kind"] == "region"]
     return transitions, records[-1]
@@ -72,10 +77,31 @@ def compare(continuous, aware):
     return delays, missed, extra
 
 
+# Issue 43's split: the rule's constants were chosen on the tuning tracks only; the held-out
+# ones (the ride the issue names among them) say whether they hold elsewhere. Shared tracks by
+# file name under DATA/gpx, the repository's own under Tracks/.
+TUNING = ["gpx/gtrnctr_power.gpx", "gpx/endomondo.gpx", "gpx/cerknicko-jezero.gpx", "Tracks/lakeside-ride.gpx"]
+HELD_OUT = ["gpx/bikeride.gpx", "gpx/bike~gpx.gpx", "gpx/skytraq-miniHomer2_8.gpx", "gpx/tcxtest.gpx",
+            "Tracks/three-days.gpx"]
+
+
+def tracks(data, which):
+    """The tracks of the set `which` (tuning, held-out, all: every one of both, shared ones
+    and the repository's; shared: every GPX file in the shared data, as before issue 43)."""
+    if which == "shared":
+        return sorted(glob.glob(os.path.join(data, "gpx", "*.gpx")))
+    names = {"tuning": TUNING, "held-out": HELD_OUT, "all": TUNING + HELD_OUT}[which]
+    repository = os.path.join(os.path.dirname(__file__), "..")
+    return [os.path.join(repository if n.startswith("Tracks/") else data, n) for n in names]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("waymark")
     parser.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+    parser.add_argument("--set", default="shared", choices=["shared", "tuning", "held-out", "all"],
+                        help="which tracks (default: every shared GPX track)")
+    parser.add_argument("--activity", default="fitness", help="the replay's --activity (the speed bound)")
     parser.add_argument("--seed", type=int, action="append", dest="seeds",
                         help="generator seeds; each density is measured over all of them (default: 1 to 5)")
     parser.add_argument("--per-km", type=float, action="append", dest="densities")
@@ -90,18 +116,18 @@ def main():
     for density in densities:
         totals = {"onContinuous": 0.0, "onAware": 0.0, "joulesContinuous": 0.0, "joulesAware": 0.0,
                   "transitions": 0, "found": 0, "extra": 0, "delays": [], "runs": 0, "hours": 0.0, "active": 0.0}
-        for track, seed in [(t, s) for t in sorted(glob.glob(os.path.join(args.data, "gpx", "*.gpx"))) for s in seeds]:
+        for track, seed in [(t, s) for t in tracks(args.data, args.set) for s in seeds]:
             name = os.path.basename(track)[:-4]
             regions = os.path.join(folder, f"{name}-{density:g}-{seed}.geojson")
             run([args.waymark, "regions", "generate", "--along", track, "--seed", str(seed),
                  "--per-km", str(density), "-o", regions])
-            continuous, full = replay(args.waymark, track, regions, "--energy")
+            continuous, full = replay(args.waymark, track, regions, args.activity, "--energy")
             if full["untimedFixes"] > 0 or full.get("durationSeconds", 0) < 60:
                 if seed == seeds[0]:
                         print(json.dumps({"track": name, "skipped": f'not timed: {full["untimedFixes"]} of {full["fixes"]} points '
                                       f'untimed, {full.get("durationSeconds", 0):g} s from first to last'}), file=sys.stderr)
                 continue
-            aware, summary = replay(args.waymark, track, regions, "--power-aware")
+            aware, summary = replay(args.waymark, track, regions, args.activity, "--power-aware")
             delays, missed, extra = compare(continuous, aware)
             # Active time: the sum of the intervals between consecutive fixes of at most five
             # minutes, that is the duration less the silences the replay reports (a logger that
@@ -134,7 +160,7 @@ def main():
         delays = totals.pop("delays")
         share = totals["onAware"] / totals["active"]
         result = {
-            "benchmark": "power-aware sampling, the set", "perKm": density, "seeds": len(seeds), "runs": totals["runs"],
+            "benchmark": "power-aware sampling, the set", "set": args.set, "activity": args.activity, "perKm": density, "seeds": len(seeds), "runs": totals["runs"],
             "hours": round(totals["hours"], 2), "activeHours": round(totals["active"] / 3600, 2),
             "gpsOnShareOfActive": round(share, 4),
             "gpsOnShare": round(totals["onAware"] / totals["onContinuous"], 4),

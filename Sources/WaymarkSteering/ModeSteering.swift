@@ -53,7 +53,8 @@ public struct ModeSteering: Sendable {
     public mutating func commands(after report: PhoneReport?, regions: SteeringRegions, windowEdge: Double = .infinity) -> [String] {
         guard let report, let time = report.fix.time else { return [] }
         if let last = motion.last, time < last.time { return [] }  // a late backlog report
-        reportedMonitoring = report.monitoringMode
+        // A transition says nothing of the phone's mode: the last `m` stands.
+        if !report.fromTransition { reportedMonitoring = report.monitoringMode }
         guard policy == .auto else { return [] }
         let fix = report.fix
         motion.take(time: time, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, reportedSpeed: fix.speed, policy: modePolicy)
@@ -61,12 +62,14 @@ public struct ModeSteering: Sendable {
             current: desired ?? reported ?? .significant,
             distance: min(regions.distanceToNearestPreciseBoundary(from: fix.coordinate, limit: reach), max(windowEdge, 0)),
             uncertainty: fix.horizontalAccuracy, speed: motion.speed, stillFor: motion.stillFor(at: time))
+        // Nor is it an answer to a command: only a change of the wanted mode is sent after one.
+        if report.fromTransition && wanted == desired { return [] }
         return decide(wanted, at: time)
     }
 
-    /// Metres beyond which no boundary can change the policy's answer (a phone at 60 m/s, twice
-    /// the horizon): the distance search stops there.
-    var reach: Double { 60 * modePolicy.significantInterval * modePolicy.exitFactor * 2 }
+    /// Metres beyond which no boundary can change the policy's answer (twice the exit reach of a
+    /// phone at 60 m/s): the distance search stops there.
+    var reach: Double { max(modePolicy.enterDistance, 60 * modePolicy.enterHorizon) * modePolicy.exitFactor * 2 }
 
     /// Confirmation, retries and the ignoring phone, after the policy chose `wanted`.
     mutating func decide(_ wanted: PhoneMode, at time: Timestamp) -> [String] {

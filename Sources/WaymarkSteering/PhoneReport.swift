@@ -7,19 +7,32 @@ public struct PhoneReport: Sendable, Equatable {
     public var fix: Fix
     /// OwnTracks' `m`: 1 significant, 2 move, others (quiet, manual) as sent; nil when absent.
     public var monitoringMode: Int?
+    /// The position is a `transition`'s (the phone's geofencing fired; it says nothing of its
+    /// mode), from a request that carried no location.
+    public var fromTransition: Bool
 
-    public init(fix: Fix, monitoringMode: Int? = nil) {
+    public init(fix: Fix, monitoringMode: Int? = nil, fromTransition: Bool = false) {
         self.fix = fix
         self.monitoringMode = monitoringMode
+        self.fromTransition = fromTransition
     }
 
-    /// The last timed location among `messages`, the one a reply answers.
+    /// The last timed location among `messages`, the one a reply answers; without one, the
+    /// last timed transition's position: a phone in significant mode reports its trigger
+    /// circles' transitions alone, and that is when it must be switched to move mode.
     public static func latest(in messages: [OwnTracksMessage]) -> PhoneReport? {
         var latest: PhoneReport?
         for case .location(let location) in messages {
             guard let time = location.fix.time else { continue }
             if let before = latest?.fix.time, before > time { continue }
             latest = PhoneReport(fix: location.fix, monitoringMode: location.monitoringMode)
+        }
+        if latest != nil { return latest }
+        for case .transition(let transition) in messages {
+            guard var fix = transition.fix else { continue }
+            fix.time = fix.time ?? transition.time
+            if let before = latest?.fix.time, let time = fix.time, before > time { continue }
+            latest = PhoneReport(fix: fix, fromTransition: true)
         }
         return latest
     }

@@ -20,7 +20,8 @@ public struct PhoneSteering: Sendable {
     /// nearest region it leaves out) counts for the mode as a boundary the phone cannot watch:
     /// where the window cannot outlast a significant-mode report, the phone reports in move mode.
     public mutating func commands(after report: PhoneReport?, regions: SteeringRegions) -> [String] {
-        let sent = window.commands(after: report, regions: regions)
+        // A transition alone is no location for the window (it refreshes from the last one).
+        let sent = window.commands(after: report?.fromTransition == true ? nil : report, regions: regions)
         let edge = report.flatMap { report in window.window.map { $0.clearance(at: report.fix.coordinate, uncertainty: 0) } } ?? .infinity
         return sent + mode.commands(after: report, regions: regions, windowEdge: edge)
     }

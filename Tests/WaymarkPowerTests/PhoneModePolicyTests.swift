@@ -6,21 +6,22 @@ import WaymarkRegions
 @Suite struct PhoneModePolicyTests {
     let policy = PhoneModePolicy.standard
 
-    /// Enter move within significant mode's horizon (500 m, or 300 s at the phone's speed),
-    /// leave only beyond twice it.
+    /// Enter move within the trigger's reach (250 m, or 60 s at the phone's speed), leave only
+    /// beyond twice it.
     @Test(arguments: [
         // (current, distance, accuracy, speed, expected)
-        (PhoneMode.significant, 400.0, 10.0 as Double?, 1.0 as Double?, PhoneMode.move),
-        (.significant, 505.0, 10, 1, .move),  // 495 m of clearance: within 500 m
-        (.significant, 520.0, 10, 1, .significant),  // 510 m, and 340 s at the walking floor
-        (.significant, 700.0, 10, 1, .significant),
-        (.significant, 650.0, 250, 1, .move),  // the fix's uncertainty counts (up to 200 m)
-        (.significant, 2_000.0, 1_500, 1, .significant),  // a cell fix's 1.5 km is capped
-        (.significant, 5_000.0, 10, 20, .move),  // 20 m/s reaches 5 km within 300 s
-        (.significant, 7_000.0, 10, 20, .significant),
-        (.move, 900.0, 10, 1, .move),  // inside the wider exit band
-        (.move, 1_200.0, 10, 1, .significant),
-        (.move, 11_000.0, 10, 20, .move),
+        (PhoneMode.significant, 200.0, 10.0 as Double?, 1.0 as Double?, PhoneMode.move),
+        (.significant, 255.0, 10, 1, .move),  // 245 m of clearance: within 250 m
+        (.significant, 270.0, 10, 1, .significant),  // 260 m, and 173 s at the walking floor
+        (.significant, 400.0, 10, 1, .significant),
+        (.significant, 400.0, 250, 1, .move),  // the fix's uncertainty counts (up to 200 m)
+        (.significant, 1_500.0, 1_500, 1, .significant),  // a cell fix's 1.5 km is capped
+        (.significant, 900.0, 10, 15, .move),  // 15 m/s covers the 890 m within 60 s
+        (.significant, 1_300.0, 10, 15, .significant),
+        (.move, 450.0, 10, 1, .move),  // inside the wider exit band
+        (.move, 600.0, 10, 1, .significant),
+        (.move, 1_700.0, 10, 15, .move),
+        (.move, 2_000.0, 10, 15, .significant),
         (.significant, .infinity, nil, nil, .significant),
     ])
     func theApproachDecides(current: PhoneMode, distance: Double, accuracy: Double?, speed: Double?, expected: PhoneMode) {

@@ -3,6 +3,7 @@ import Testing
 import WaymarkCore
 import WaymarkPower
 import WaymarkRegions
+import WaymarkSources
 import WaymarkSteering
 
 @Suite struct ModeSteeringTests {
@@ -67,8 +68,8 @@ import WaymarkSteering
         #expect(steering.snapshot.attempts == 0)
         #expect(steering.snapshot.reportedMonitoring == 2)
 
-        // Inside the exit band (under 1 km plus the fix's error): still move.
-        #expect(steering.commands(after: report(600, metresWest: 900, m: 2), regions: regions).isEmpty)
+        // Inside the exit band (under 500 m plus the fix's error): still move.
+        #expect(steering.commands(after: report(600, metresWest: 500, m: 2), regions: regions).isEmpty)
         let toSignificant = steering.commands(after: report(3_600, metresWest: 3_000, m: 2), regions: regions)
         let significant = try configuration(try #require(toSignificant.first))
         #expect(significant["monitoring"] as? Int == 1)
@@ -91,7 +92,7 @@ import WaymarkSteering
     /// hold could be reached before a significant-mode report): move; a wide window: significant.
     @Test func theWindowsEdgeCountsAsABoundary() {
         var near = ModeSteering(policy: .auto)
-        #expect(near.commands(after: report(0, metresWest: 3_000, m: 1), regions: regions, windowEdge: 300).count == 1)
+        #expect(near.commands(after: report(0, metresWest: 3_000, m: 1), regions: regions, windowEdge: 200).count == 1)
         #expect(near.snapshot.desired == .move)
         var wide = ModeSteering(policy: .auto)
         #expect(wide.commands(after: report(0, metresWest: 3_000, m: 1), regions: regions, windowEdge: 2_500).isEmpty)
@@ -149,6 +150,27 @@ import WaymarkSteering
         #expect(commands.count == 1)
         #expect(m == 1)
         #expect(!steering.snapshot.ignoresCommands)
+    }
+
+    /// A phone in significant mode reports its trigger circle's transition alone: that is when
+    /// it is switched to move mode; the transition leaves its last `m` as it was, and a
+    /// transition that changes nothing sends nothing.
+    @Test func aTriggerTransitionAloneSwitchesThePhone() throws {
+        var steering = ModeSteering(policy: .auto)
+        _ = steering.commands(after: report(0, metresWest: 3_000, m: 1), regions: regions)
+        let place = Geodesic.destination(from: Self.centre, azimuth: 270, distance: 300)
+        let messages = try OwnTracksDecoder.decode(Array("""
+            {"_type":"transition","event":"enter","desc":"yard","rid":"yard","lat":\(place.latitude),"lon":\(place.longitude),
+             "tst":\(Int(Self.start.secondsSince1970) + 400),"wtst":1700000000,"acc":30,"t":"c"}
+            """.utf8))
+        let transition = try #require(PhoneReport.latest(in: messages))
+        #expect(transition.fromTransition && transition.monitoringMode == nil)
+        let sent = steering.commands(after: transition, regions: regions)
+        #expect(try sent.map { try configuration($0)["monitoring"] as? Int } == [2])
+        #expect(steering.snapshot.reportedMonitoring == 1)
+        let again = PhoneReport(fix: Fix(time: Self.start.adding(seconds: 410), coordinate: place, horizontalAccuracy: 30), fromTransition: true)
+        #expect(steering.commands(after: again, regions: regions).isEmpty)
+        #expect(steering.snapshot.attempts == 1)
     }
 
     @Test func reportsWithoutTimeOrFromTheBacklogChangeNothing() {

@@ -6,9 +6,13 @@
 /// geofencing of the regions it holds) does, at a fraction of the energy.
 ///
 /// The rule, with hysteresis so a phone near the edge of the reach does not flap:
-/// - enter move when the nearest such boundary could be reached (`ApproachBound`) before
-///   significant mode would report again: within `significantDistance` metres, or within
-///   `significantInterval` seconds at the phone's speed;
+/// - enter move when the nearest such boundary could be reached (`ApproachBound`) before the
+///   phone would report again on its own: within `enterDistance` metres, or within
+///   `enterHorizon` seconds at the phone's speed. Significant mode alone reports only every
+///   `significantDistance` / `significantInterval`, but the trigger circle the phone holds for
+///   each such region makes it report as it comes near, so the reach is the trigger's, not a
+///   whole significant-change step (which kept a cyclist in move mode for most of a ride past
+///   a region every few kilometres);
 /// - leave move only when the boundary is clearly farther: `exitFactor` times both;
 /// - leave move, whatever the distance, when the phone has been still for `stillDuration`
 ///   (`PhoneMotion`): a phone parked inside a polygon region crosses nothing until it moves,
@@ -22,6 +26,13 @@ public struct PhoneModePolicy: Sendable, Equatable {
     /// Seconds between significant-mode reports at most as often: the same service reports not
     /// more than once every 5 minutes, so a fast phone covers speed × 300 s between reports.
     public var significantInterval: Double
+    /// Metres: a boundary this near (less the fix's uncertainty) needs move mode. The trigger
+    /// circle reaches 300 m past the region's enclosing circle (`PhoneGeofence`), and iOS reports
+    /// its crossing about 20 s late; 250 m is what is left of it at cycling speed.
+    public var enterDistance: Double
+    /// Seconds: a boundary the phone could reach this soon at its speed needs move mode — what a
+    /// phone covers while its trigger transition is delayed and its report travels.
+    public var enterHorizon: Double
     /// How much farther (in distance and in time) the boundary must be before the phone leaves
     /// move mode. 2 leaves a band as wide as the reach itself, wider than a fix's wander.
     public var exitFactor: Double
@@ -52,12 +63,15 @@ public struct PhoneModePolicy: Sendable, Equatable {
     public var moveDisplacement: Int
 
     public init(
-        significantDistance: Double = 500, significantInterval: Double = 300, exitFactor: Double = 2, minimumSpeed: Double = 1.5,
+        significantDistance: Double = 500, significantInterval: Double = 300, enterDistance: Double = 250, enterHorizon: Double = 60,
+        exitFactor: Double = 2, minimumSpeed: Double = 1.5,
         maximumUncertainty: Double = 200, defaultUncertainty: Double = 50, stillDuration: Double = 300, stillRadius: Double = 50,
         stillAccuracyFactor: Double = 2, moveInterval: Int = 10, moveDisplacement: Int = 20
     ) {
         self.significantDistance = significantDistance
         self.significantInterval = significantInterval
+        self.enterDistance = enterDistance
+        self.enterHorizon = enterHorizon
         self.exitFactor = exitFactor
         self.minimumSpeed = minimumSpeed
         self.maximumUncertainty = maximumUncertainty
@@ -82,9 +96,7 @@ public struct PhoneModePolicy: Sendable, Equatable {
         if stillFor >= stillDuration { return .significant }
         let bound = ApproachBound(maximumSpeed: max(speed ?? 0, minimumSpeed), defaultUncertainty: defaultUncertainty)
         let seconds = bound.seconds(toReach: distance, uncertainty: min(bound.uncertainty(uncertainty), maximumUncertainty))
-        // Significant mode's next report: after `significantDistance` at this speed, but not
-        // before `significantInterval`.
-        let horizon = max(significantDistance / bound.maximumSpeed, significantInterval)
+        let horizon = max(enterDistance / bound.maximumSpeed, enterHorizon)
         let near = seconds <= horizon * (current == .move ? exitFactor : 1)
         return near ? .move : .significant
     }

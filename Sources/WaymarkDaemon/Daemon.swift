@@ -36,6 +36,7 @@ public enum Daemon {
         let sourceDescription = track.map { "replay:\($0)" } ?? "gpsd:\(configuration.gpsdHost):\(configuration.gpsdPort)"
         let writer = StoreWriter(store: store, logger: logger)
         let network = NetworkMeter(profile: configuration.power.networkProfile(detected: DefaultRouteRadio.detect()), clock: clock, logger: logger)
+        let phones = PhoneEnergyMeter(profiles: configuration.power.phoneProfiles, clock: clock)
         let saved = try await store.offPool { try (states: $0.savedRegionStates(), marks: $0.savedMarks()) }
         let pipeline = LivePipeline(
             store: store, writer: writer, regions: RegionMonitors(regions, settings: configuration.pipeline), savedStates: saved.states,
@@ -59,8 +60,9 @@ public enum Daemon {
         // Before anything can be launched: what a daemon that died without its shutdown left.
         await supervisor.endOrphans()
         await supervisor.clearForceQuitMarksOfEarlierBoots()
+        let created = try await store.offPool { try $0.regionImportTimes() }
         let fleet = DeviceFleet(
-            store: store, writer: writer, regions: regions, settings: configuration.pipeline, feed: feed,
+            store: store, writer: writer, regions: regions, created: created, settings: configuration.pipeline, steering: configuration.steering, feed: feed,
             clock: clock, logger: logger)
         let directory = DeviceDirectory(store: store)
         let configuredOutputs = configuration.outputs
@@ -75,7 +77,8 @@ public enum Daemon {
             store: store, pipeline: pipeline, fleet: fleet, directory: directory, feed: feed, startedAt: .now, version: version, supervisor: supervisor,
             outputService: outputService, historyImports: imports,
             timelines: StoreTimelines(
-                store: store, places: PlaceIndexLoader(logger: logger) { try PlaceDataFile.loadIfInstalled() }, logger: logger))
+                store: store, places: PlaceIndexLoader(logger: logger) { try PlaceDataFile.loadIfInstalled() }, logger: logger),
+            phoneEnergy: phones)
         handlerQueries.answer(with: state)
         try await state.reloadHandlers()
 
@@ -115,16 +118,17 @@ public enum Daemon {
             ingest.onTraffic = { network.transfer($0, by: NetworkMeter.listener) }
             services.append(.init(service: DeviceIngestServer(
                 configuration: ingest,
-                backend: DeviceIngest(store: store, directory: directory, fleet: fleet), logger: logger)))
+                backend: DeviceIngest(store: store, directory: directory, fleet: fleet, phoneEnergy: phones), logger: logger)))
         }
         if let mqtt = configuration.mqtt {
             services.append(.init(service: MQTTFeedService(
-                settings: mqtt, origin: OutputService.origin(), directory: directory, fleet: fleet, network: network, logger: logger)))
+                settings: mqtt, origin: OutputService.origin(), directory: directory, fleet: fleet, network: network, phoneEnergy: phones,
+                logger: logger)))
         }
         services.append(.init(service: RegionReloadService(loader: loader, pipeline: pipeline, fleet: fleet, logger: logger)))
         services.append(.init(service: HandlerService(supervisor: supervisor, socket: handlerSocket)))
         services.append(.init(service: outputService))
-        services.append(.init(service: EnergyFlushService(pipeline: pipeline, clock: clock)))
+        services.append(.init(service: EnergyFlushService(pipeline: pipeline, clock: clock, phones: (phones, store, logger))))
         if let days = configuration.retentionDays {
             services.append(.init(service: RetentionService(store: store, days: days, logger: logger)))
         }
@@ -147,6 +151,7 @@ public enum Daemon {
         try await group.run()
         await pipeline.finishSubscriptions()
         await pipeline.finishPower()
+        await phones.flush(to: store, logger: logger)
         await writer.shutdown()
         feed.finish()
         logger.notice("Waymark stopped")

@@ -16,9 +16,10 @@ import WaymarkStore
 /// `routeHandlers`: each pipeline routes to the handlers that want its device); power
 /// accounting stays the local receiver's.
 ///
-/// What every request asks — the device's pipeline once made, whether it is owed the regions —
-/// is answered without a hop onto this actor (each hop was a thread hand-off per request,
-/// BENCHMARKS.md); making a pipeline, routing and counting happen on it.
+/// What every request asks — the device's pipeline once made, the commands its phone is owed
+/// (its mode, its region window) — is answered without a hop onto this actor (each hop was a
+/// thread hand-off per request, BENCHMARKS.md); making a pipeline, routing and counting happen
+/// on it.
 actor DeviceFleet {
     let store: WaymarkStore
     let writer: StoreWriter
@@ -27,9 +28,8 @@ actor DeviceFleet {
     let logger: Logger
     /// The pipelines made so far, by device.
     private let pipelines = Mutex<[String: LivePipeline]>([:])
-    /// The regions, their monitors (built once, copied into each pipeline), and the devices
-    /// that have been sent them (OwnTracks' `setWaypoints`).
-    private let regions: Mutex<(current: [Region], monitors: RegionMonitors, sentTo: Set<String>)>
+    /// The regions and their monitors (built once, copied into each pipeline).
+    private let regions: Mutex<(current: [Region], monitors: RegionMonitors)>
     /// What each device is told (its mode, its regions), and the regions as steering reads them.
     private let steering: Mutex<(regions: SteeringRegions, devices: [String: PhoneSteering])>
     private var handlers: (registrations: [HandlerRegistration], supervisor: HandlerSupervisor)?
@@ -42,7 +42,7 @@ actor DeviceFleet {
     let steeringSettings: SteeringSettings
 
     init(
-        store: WaymarkStore, writer: StoreWriter, regions: [Region],
+        store: WaymarkStore, writer: StoreWriter, regions: [Region], created: [String: Timestamp] = [:],
         settings: PipelineSettings = .standard, steering steeringSettings: SteeringSettings = SteeringSettings(),
         feed: LiveFeed, clock: any WallClock, logger: Logger
     ) {
@@ -50,8 +50,8 @@ actor DeviceFleet {
         self.store = store
         self.writer = writer
         self.settings = settings
-        self.regions = Mutex((regions, RegionMonitors(regions, settings: settings), []))
-        self.steering = Mutex((SteeringRegions(regions: regions, created: [:]), [:]))
+        self.regions = Mutex((regions, RegionMonitors(regions, settings: settings)))
+        self.steering = Mutex((SteeringRegions(regions: regions, created: created), [:]))
         self.feed = feed
         self.clock = clock
         self.logger = logger
@@ -78,11 +78,20 @@ actor DeviceFleet {
         return pipeline
     }
 
-    /// New regions for every device's pipeline; every device is sent them again.
+    /// New regions for every device's pipeline; every phone is sent a new window of them after
+    /// its next report (`WindowSteering`), each waypoint's `tst` the region's import time.
     func adopt(_ regions: [Region]) async {
         let monitors = RegionMonitors(regions, settings: settings)
-        self.regions.withLock { $0 = (regions, monitors, []) }
-        steering.withLock { $0.regions = SteeringRegions(regions: regions, created: [:]) }
+        let created: [String: Timestamp]
+        do {
+            created = try await store.offPool { try $0.regionImportTimes() }
+        } catch {
+            logger.error("Region import times not read; phones are sent their regions without them", metadata: ["error": "\(error)"])
+            created = [:]
+        }
+        let steeringRegions = SteeringRegions(regions: regions, created: created)
+        self.regions.withLock { $0 = (regions, monitors) }
+        steering.withLock { $0.regions = steeringRegions }
         for pipeline in pipelines.withLock({ Array($0.values) }) { await pipeline.adopt(monitors) }
     }
 
@@ -90,11 +99,6 @@ actor DeviceFleet {
     func routeHandlers(_ registrations: [HandlerRegistration], supervisor: HandlerSupervisor) async {
         handlers = (registrations, supervisor)
         for pipeline in pipelines.withLock({ Array($0.values) }) { await pipeline.routeHandlers(registrations, supervisor: supervisor) }
-    }
-
-    /// The regions to send the device, once per version of the regions.
-    nonisolated func regionsToSend(to device: String) -> [Region]? {
-        regions.withLock { regions in regions.sentTo.insert(device).inserted ? regions.current : nil }
     }
 
     /// The commands for `device` after its latest report (`PhoneSteering`), each one JSON
@@ -107,6 +111,11 @@ actor DeviceFleet {
         }
     }
 
+    /// Each steered phone's mode (`ModeSteering`), by device.
+    nonisolated func modes() -> [String: PhoneModeStatus] {
+        steering.withLock { $0.devices.mapValues { PhoneModeStatus($0.mode.snapshot) } }
+    }
+
     /// Each device's activity since start, by name; refusals before authentication under `-`.
     func activity() -> [DeviceActivity] {
         var activities: [String: DeviceActivity] = [:]
@@ -115,6 +124,7 @@ actor DeviceFleet {
             activities[name] = DeviceActivity(device: name, lastFix: snapshot.lastFix, counters: snapshot.counters)
         }
         for (name, reasons) in refusals { activities[name, default: DeviceActivity(device: name)].refused = reasons }
+        for (name, mode) in modes() { activities[name, default: DeviceActivity(device: name)].mode = mode }
         return activities.values.sorted { $0.device < $1.device }
     }
 

@@ -13,6 +13,8 @@ struct DeviceIngest: DeviceIngestBackend {
     let store: WaymarkStore
     let directory: DeviceDirectory
     let fleet: DeviceFleet
+    /// Prices each phone's reports (docs/semantics.md §4.4).
+    var phoneEnergy: PhoneEnergyMeter? = nil
 
     func device(named name: String) async throws -> Device? { try await directory.device(named: name) }
 
@@ -32,13 +34,18 @@ struct DeviceIngest: DeviceIngestBackend {
         try await fleet.pipeline(for: device).handleCommitted(events)
     }
 
+    /// The phone's steering after its latest location (`DeviceFleet.steer`): its region window
+    /// and its mode, `[]` when nothing changed.
     func ownTracksReply(device: String, after messages: [OwnTracksMessage]) async throws -> String {
-        var commands = fleet.steer(device, after: PhoneReport.latest(in: messages))
-        if let regions = fleet.regionsToSend(to: device), !regions.isEmpty {
-            let times = try await store.offPool { try $0.regionImportTimes() }
-            commands.insert(OwnTracksReply.setWaypointsCommand(regions: regions) { times[$0.identifier] ?? Timestamp(nanosecondsSince1970: 0) }, at: 0)
+        OwnTracksReply.array(fleet.steer(device, after: PhoneReport.latest(in: messages)))
+    }
+
+    func exchanged(device: String, ownTracks messages: [OwnTracksMessage]?, requestBytes: Int, replyBytes: Int) async {
+        if let messages {
+            phoneEnergy?.ownTracks(messages, device: device, requestBytes: requestBytes, replyBytes: replyBytes)
+        } else {
+            phoneEnergy?.osmAnd(device: device, requestBytes: requestBytes, replyBytes: replyBytes)
         }
-        return OwnTracksReply.array(commands)
     }
 
     func countRefusal(_ reason: String, device: String?) async {

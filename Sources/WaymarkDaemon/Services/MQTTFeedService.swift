@@ -15,7 +15,9 @@ import WaymarkSources
 /// `mqtt.own-output`: taking them would record every position again, and publish it again.
 /// A payload over 64 KiB (the device listener's default body limit) is refused unread, counted
 /// as `mqtt.too-large` and logged with its topic and size; a retained message taken before is
-/// passed over (`RetainedMessages`), counted as `mqtt.retained-again`.
+/// passed over (`RetainedMessages`), counted as `mqtt.retained-again`. After a device's
+/// location is handed to its pipeline, the commands its phone is owed (`DeviceFleet.steer`:
+/// its mode, its region window) are published on its `cmd` topic (`MQTTFeedService+Commands`).
 struct MQTTFeedService: Service {
     let settings: MQTTSettings
     /// This daemon's outputs' origin (`OutputService.origin`).
@@ -24,6 +26,8 @@ struct MQTTFeedService: Service {
     let fleet: DeviceFleet
     /// The subscription's session and messages are the listener's traffic for the radio.
     var network: NetworkMeter? = nil
+    /// Prices each phone's publishes (docs/semantics.md §4.4).
+    var phoneEnergy: PhoneEnergyMeter? = nil
     let logger: Logger
 
     static func topics(base: String) -> [String] {
@@ -37,20 +41,23 @@ struct MQTTFeedService: Service {
                 password: settings.password, topics: Self.topics(base: settings.baseTopic)),
             logger: logger)
         try subscriber.start()
+        let commands = commandPublisher()
+        try commands.start()
+        defer { commands.stop() }
         network?.opened(by: NetworkMeter.listener, keepalive: Double(subscriber.settings.keepAlive))
         defer { network?.closed(by: NetworkMeter.listener) }
         await withGracefulShutdownHandler {
             var retained = RetainedMessages()
             for await message in subscriber.messages {
                 network?.transfer(MQTTSender.publishBytes(topic: message.topic, payload: message.size), by: NetworkMeter.listener)
-                await handle(message, retained: &retained)
+                await handle(message, retained: &retained, commands: commands)
             }
         } onGracefulShutdown: {
             subscriber.stop()
         }
     }
 
-    func handle(_ message: MQTTSubscriber.Message, retained: inout RetainedMessages) async {
+    func handle(_ message: MQTTSubscriber.Message, retained: inout RetainedMessages, commands: MQTTPublisher? = nil) async {
         guard let topic = OwnTracksTopic(message.topic, base: settings.baseTopic) else {
             return await fleet.countRefusal("mqtt.unknown-topic", device: nil)
         }
@@ -103,9 +110,16 @@ struct MQTTFeedService: Service {
             }
             if events.isEmpty { return await fleet.countRefusal("mqtt.retained-again", device: device.name) }
         }
+        // A retained message is the broker's copy, not a new report from the phone.
+        if !message.retained {
+            phoneEnergy?.ownTracks(
+                messages, device: device.name, requestBytes: MQTTSender.publishBytes(topic: message.topic, payload: message.size), replyBytes: 0)
+        }
         guard !events.isEmpty else { return }
         do {
             try await fleet.pipeline(for: device.name).handle(events)
+            // A retained message is the broker's old copy: the phone is not listening for an answer to it.
+            if let commands, !message.retained { await send(to: topic, after: messages, publisher: commands) }
         } catch {
             logger.error("Cannot start a device's pipeline", metadata: ["device": "\(device.name)", "error": "\(error)"])
         }

@@ -7,6 +7,7 @@ import WaymarkNATS
 import WaymarkOutputs
 import WaymarkPipeline
 import WaymarkSources
+import WaymarkSteering
 
 /// An ingest node's view of the fleet (docs/fleet.md): devices from PostgreSQL, fixes and
 /// reports onto the bus, pipelined in order (the partition's order is the order the device sent
@@ -17,7 +18,7 @@ struct FleetIngest: DeviceIngestBackend {
     let database: FleetDatabase
     let jetStream: JetStream
     let partitions: Int
-    let waypoints: WaypointsBoard
+    let steering: FleetSteering
     let logger: Logger
 
     func device(named name: String) async throws -> Device? { try await database.device(named: name) }
@@ -39,7 +40,7 @@ struct FleetIngest: DeviceIngestBackend {
             case .fix(let fix):
                 return message(for: fix, device: device)
             case .reported(let report):
-                let payload = ReportPayload(device: device, time: report.time, kind: report.kind, region: report.region, record: report.record)
+                let payload = ReportPayload(device: device, event: report)
                 let id = "\(device)@\(report.time.nanosecondsSince1970)/\(report.kind.rawValue)/\(StableHash.fnv1a(report.record))"
                 return (payload.encoded(), FleetSubjects.report(device: device, partitions: partitions), id)
             case .advertisement(let advertisement):
@@ -66,9 +67,10 @@ struct FleetIngest: DeviceIngestBackend {
         )
     }
 
-    /// The fleet's regions as waypoints, once per version and device (`WaypointsBoard`).
+    /// The phone's steering after its latest location (`FleetSteering`): its region window and
+    /// its mode, as the single daemon answers; `[]` when nothing changed.
     func ownTracksReply(device: String, after messages: [OwnTracksMessage]) async throws -> String {
-        await waypoints.reply(for: device, after: messages)
+        OwnTracksReply.array(steering.commands(for: device, after: PhoneReport.latest(in: messages)))
     }
 
     func countRefusal(_ reason: String, device: String?) async {

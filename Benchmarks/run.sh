@@ -106,3 +106,7 @@ echo "# Region events on noisy fixes: a day at rest, two small zones, recorded t
 
 echo "# Power-aware GNSS sampling against continuous tracking, every timed shared track, seeded regions" >&2
 /usr/bin/python3 Benchmarks/power.py "$waymark" --data "$shared" $([ "$repeat" = 1 ] && echo "--per-km 0.5 --seed 1")
+
+echo "# Phones steered by the daemon: time in move mode, crossings kept, the 20-region window among 10,000 regions, phone energy" >&2
+/usr/bin/python3 Benchmarks/phone_policy.py "$waymark" --data "$shared" $([ "$repeat" = 1 ] && echo "--quick") \
+    || echo "# Phones: a target is missed (move time, crossings or the window)" >&2

@@ -66,8 +66,8 @@ import WaymarkTestSupport
         #expect(Rig.number(daemonMove, "significantSeconds") == 0, "\(move.energy)")
         // The daemon prices a report's time on its own clock, not the report's `tst`: a track
         // played in seconds is priced as seconds of each mode, so per-report costs outweigh the
-        // GNSS time the policy saves (issue 43; reported to the lead).
-        try withKnownIssue("the daemon's phone estimate runs on the wall clock, not the reports' times") {
+        // GNSS time the policy saves.
+        withKnownIssue("the daemon's phone estimate runs on the wall clock, not the reports' times") {
             let (steeredJoules, moveJoules) = (try Self.joules(steered.energy), try Self.joules(move.energy))
             #expect(steeredJoules < moveJoules, "policy: \(steered.energy)\nalways-move: \(move.energy)")
         }

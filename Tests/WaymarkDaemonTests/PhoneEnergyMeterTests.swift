@@ -66,3 +66,34 @@ import WaymarkTestSupport
         #expect(second.map(\.moveSeconds).reduce(0, +) == 120)
     }
 }
+
+/// The device's clock is its reports' times: an hour of reports heard in a minute (a backlog, a
+/// simulated phone) is priced as the hour it was, and a queued report never steps it back.
+@Suite struct PhoneEnergyMeterClockTests {
+    static func location(at seconds: Double, mode: Int) -> OwnTracksMessage {
+        .location(OwnTracksLocation(
+            fix: Fix(time: PhoneEnergyMeterTests.start.adding(seconds: seconds), coordinate: Coordinate(latitude: 47, longitude: 8)),
+            connectivity: "m", monitoringMode: mode))
+    }
+
+    @Test func anHourOfReportsHeardInAMinuteIsPricedAsAnHour() {
+        let clock = ManualWallClock(PhoneEnergyMeterTests.start)
+        let meter = PhoneEnergyMeter(clock: clock)
+        for minute in 0...60 {
+            meter.ownTracks([Self.location(at: Double(minute) * 60, mode: minute < 30 ? 2 : 1)], device: "phone", requestBytes: 300, replyBytes: 2)
+            clock.advance(by: 1)
+        }
+        let estimate = meter.estimate(device: "phone")
+        #expect(estimate.map { abs($0.moveSeconds - 1800) < 1e-6 } == true, "\(String(describing: estimate))")
+        #expect(estimate.map { abs($0.significantSeconds - 1801) < 1.5 } == true, "\(String(describing: estimate))")
+    }
+
+    @Test func aQueuedReportOlderThanTheClockIsPricedAtTheClock() {
+        let clock = ManualWallClock(PhoneEnergyMeterTests.start)
+        let meter = PhoneEnergyMeter(clock: clock)
+        meter.ownTracks([Self.location(at: 600, mode: 2)], device: "phone", requestBytes: 300, replyBytes: 2)
+        clock.advance(by: 10)
+        meter.ownTracks([Self.location(at: 0, mode: 2)], device: "phone", requestBytes: 300, replyBytes: 2)
+        #expect(meter.estimate(device: "phone")?.moveSeconds == 10)
+    }
+}

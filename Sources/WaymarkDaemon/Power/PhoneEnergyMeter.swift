@@ -7,7 +7,7 @@ import WaymarkStore
 
 /// Each network device's energy estimate (docs/semantics.md §4.4): the device listener and the
 /// MQTT feed tell it every report (its messages and the bytes each way), a `PhoneEnergyModel` per
-/// device prices it on the daemon's clock, and `take` hands over hourly rows for the store — the
+/// device prices it on the device's own clock (below), and `take` hands over hourly rows for the store — the
 /// same flush as the radios' ledger (hourly, on `GET /v1/power`, at shutdown), so a report costs
 /// a lock and some arithmetic, never a write.
 ///
@@ -15,6 +15,12 @@ import WaymarkStore
 /// or quiet/manual monitoring, is time in no known mode, reported as such. OsmAnd and Traccar
 /// clients say nothing of their mode or radio: their reports are priced as mobile data in no
 /// known mode.
+///
+/// The device's clock is its reports' times (a location's `tst`), moved on by the daemon's clock
+/// between reports: a live phone's reports arrive as they are made, so the two agree, while a
+/// backlog, a replayed or a simulated phone (whose hour of reports may arrive in seconds) is
+/// priced over the time it reported, not the time the daemon took to hear it. It never steps
+/// back: a report older than the device's clock (a queued one) is priced at the clock.
 public final class PhoneEnergyMeter: Sendable {
     public let profiles: PhoneProfiles
     private let clock: any WallClock
@@ -31,6 +37,12 @@ public final class PhoneEnergyMeter: Sendable {
         /// The estimate as of `since`, already in rows.
         var taken: PhoneEnergyEstimate
         var since: Timestamp
+        /// The device's clock at its last report, and the daemon's then.
+        var reportedAt: Timestamp
+        var receivedAt: Timestamp
+
+        /// The device's clock when the daemon's reads `now`.
+        func time(at now: Timestamp) -> Timestamp { reportedAt.adding(seconds: max(0, now.seconds(since: receivedAt))) }
     }
 
     public init(profiles: PhoneProfiles = .default, clock: any WallClock) {
@@ -45,7 +57,7 @@ public final class PhoneEnergyMeter: Sendable {
         guard !reported.isEmpty else { return }
         let locations = reported.compactMap { if case .location(let location) = $0 { location } else { nil } }
         let latest = locations.last
-        update(device) { model, now in
+        update(device, reportedAt: locations.compactMap(\.fix.time).max()) { model, now in
             if let latest { model.setMode(latest.monitoringMode.flatMap(PhoneMode.init(ownTracksMonitoring:)), at: now) }
             let connectivity = latest?.connectivity.flatMap(PhoneConnectivity.init(ownTracksConn:)) ?? .mobile
             model.report(at: now, bytesSent: requestBytes, bytesReceived: replyBytes, connectivity: connectivity, positions: locations.count)
@@ -54,7 +66,7 @@ public final class PhoneEnergyMeter: Sendable {
 
     /// An OsmAnd/Traccar report: mobile data, no known mode.
     public func osmAnd(device: String, requestBytes: Int, replyBytes: Int) {
-        update(device) { model, now in
+        update(device, reportedAt: nil) { model, now in
             if model.currentMode != nil { model.setMode(nil, at: now) }
             model.report(at: now, bytesSent: requestBytes, bytesReceived: replyBytes, connectivity: .mobile)
         }
@@ -63,7 +75,7 @@ public final class PhoneEnergyMeter: Sendable {
     /// The estimate for `device` so far in this daemon's life (nil when it has not reported).
     public func estimate(device: String) -> PhoneEnergyEstimate? {
         let now = clock.now
-        return state.withLock { $0.devices[device]?.model.estimate(closingAt: now) }
+        return state.withLock { state in state.devices[device].map { $0.model.estimate(closingAt: $0.time(at: now)) } }
     }
 
     /// Every device's estimate since the last take, in hourly rows, handed over.
@@ -71,8 +83,9 @@ public final class PhoneEnergyMeter: Sendable {
         let now = clock.now
         return state.withLock { state in
             for name in state.devices.keys.sorted() {
-                Self.close(name, upTo: now, in: &state)
-                Self.cut(name, at: now, in: &state)
+                guard let time = state.devices[name]?.time(at: now) else { continue }
+                Self.close(name, upTo: time, in: &state)
+                Self.cut(name, at: time, in: &state)
             }
             defer { state.closed = [] }
             return state.closed
@@ -84,16 +97,25 @@ public final class PhoneEnergyMeter: Sendable {
         state.withLock { $0.closed = rows + $0.closed }
     }
 
-    private func update(_ device: String, _ change: (inout PhoneEnergyModel, Timestamp) -> Void) {
+    /// Prices a report made at `reportedAt` (nil: untimed, now on the device's clock).
+    private func update(_ device: String, reportedAt: Timestamp?, _ change: (inout PhoneEnergyModel, Timestamp) -> Void) {
         let now = clock.now
         let profiles = profiles
         state.withLock { state in
-            if state.devices[device] == nil {
-                state.devices[device] = Device(model: PhoneEnergyModel(profiles: profiles), taken: PhoneEnergyEstimate(), since: now)
+            let time: Timestamp
+            if let entry = state.devices[device] {
+                let clock = entry.time(at: now)
+                time = reportedAt.map { max($0, clock) } ?? clock
+            } else {
+                time = reportedAt ?? now
+                state.devices[device] = Device(
+                    model: PhoneEnergyModel(profiles: profiles), taken: PhoneEnergyEstimate(), since: time, reportedAt: time, receivedAt: now)
             }
+            state.devices[device]!.reportedAt = time
+            state.devices[device]!.receivedAt = now
             // Hours that ended since the last row are cut first, so each row holds its own hour.
-            Self.close(device, upTo: now, in: &state)
-            change(&state.devices[device]!.model, now)
+            Self.close(device, upTo: time, in: &state)
+            change(&state.devices[device]!.model, time)
         }
     }
 

@@ -38,6 +38,10 @@ public struct ModeSteering: Sendable {
     public private(set) var reportsSinceCommand = 0
     /// The phone did not obey `maximumAttempts` commands: remote configuration is off.
     public private(set) var ignoresCommands = false
+    /// The departure fence the phone needs after the latest report (`DepartureFence`): nil
+    /// unless it is still, in significant mode, within move mode's reach of a region it cannot
+    /// watch. `PhoneSteering` gives it to the window.
+    public private(set) var stillFence: DepartureFence?
 
     public init(policy: SteeringSettings.PowerPolicy, modePolicy: PhoneModePolicy = .standard) {
         self.policy = policy
@@ -58,13 +62,40 @@ public struct ModeSteering: Sendable {
         guard policy == .auto else { return [] }
         let fix = report.fix
         motion.take(time: time, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, reportedSpeed: fix.speed, policy: modePolicy)
+        // The phone left the circle it was given where it stood still: it moves again.
+        if report.leftDepartureFence { motion.restartStill(at: time, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, policy: modePolicy) }
+        let precise = regions.distanceToNearestPreciseBoundary(from: fix.coordinate, limit: reach)
+        let current = report.leftDepartureFence ? .move : desired ?? reported ?? .significant
         let wanted = modePolicy.mode(
-            current: desired ?? reported ?? .significant,
-            distance: min(regions.distanceToNearestPreciseBoundary(from: fix.coordinate, limit: reach), max(windowEdge, 0)),
-            uncertainty: fix.horizontalAccuracy, speed: motion.speed, stillFor: motion.stillFor(at: time))
+            current: current, distance: min(precise, max(windowEdge, 0)),
+            uncertainty: countedUncertainty(of: fix, current: current), speed: motion.speed, stillFor: motion.stillFor(at: time))
+        stillFence = wanted == .significant ? departureFence(distance: precise, speed: motion.speed, at: time) : nil
         // Nor is it an answer to a command: only a change of the wanted mode is sent after one.
         if report.fromTransition && wanted == desired { return [] }
         return decide(wanted, at: time)
+    }
+
+    /// The fix's uncertainty as the policy counts it. A phone that reports in significant mode,
+    /// as Waymark wants, is judged on its fix's position alone: its coarse network fixes
+    /// (65–200 m) would otherwise bring it "within reach" of a boundary it has not come nearer
+    /// to, and undo the switch a second after the phone confirmed it. That is safe because in
+    /// significant mode the trigger circle the phone holds for each region it cannot watch (300 m
+    /// past the region, `PhoneGeofence`) makes it report as it truly comes near, and where it
+    /// stood still inside one the departure fence makes it report its leaving; a fix whose
+    /// position itself lies within reach (real movement toward the boundary) still sends it to
+    /// move mode.
+    func countedUncertainty(of fix: Fix, current: PhoneMode) -> Double? {
+        current == .significant && reported == .significant ? 0 : fix.horizontalAccuracy
+    }
+
+    /// The departure fence a phone sent to (or kept in) significant mode needs: one when it is
+    /// so only because it is still (`PhoneModePolicy.stillDuration`) and, moving, it would be
+    /// within move mode's reach (the exit band) of a region it cannot watch — it is then inside
+    /// that region's trigger circle, which will fire no transition when it rides on in.
+    func departureFence(distance: Double, speed: Double?, at time: Timestamp) -> DepartureFence? {
+        guard motion.stillFor(at: time) >= modePolicy.stillDuration, let centre = motion.stillCentre else { return nil }
+        let moving = modePolicy.mode(current: .move, distance: distance, uncertainty: 0, speed: speed, stillFor: 0)
+        return moving == .move ? DepartureFence(center: centre, stillRadius: motion.stillRadius(modePolicy)) : nil
     }
 
     /// Metres beyond which no boundary can change the policy's answer (twice the exit reach of a

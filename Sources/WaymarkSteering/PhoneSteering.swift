@@ -19,10 +19,15 @@ public struct PhoneSteering: Sendable {
     /// switched to move mode already holds the regions it should watch. The window's edge (the
     /// nearest region it leaves out) counts for the mode as a boundary the phone cannot watch:
     /// where the window cannot outlast a significant-mode report, the phone reports in move mode.
+    /// A phone sent to significant mode because it stood still near a region it cannot watch
+    /// is given a departure fence with the window (`DepartureFence`).
     public mutating func commands(after report: PhoneReport?, regions: SteeringRegions) -> [String] {
         // A transition alone is no location for the window (it refreshes from the last one).
         let sent = window.commands(after: report?.fromTransition == true ? nil : report, regions: regions)
         let edge = report.flatMap { report in window.window.map { $0.clearance(at: report.fix.coordinate, uncertainty: 0) } } ?? .infinity
-        return sent + mode.commands(after: report, regions: regions, windowEdge: edge)
+        let switched = mode.commands(after: report, regions: regions, windowEdge: edge)
+        // The fence re-sends the whole window, so it replaces the window's own commands.
+        let fenced = window.place(fence: mode.stillFence, after: report, regions: regions)
+        return (fenced.isEmpty ? sent : fenced) + switched
     }
 }

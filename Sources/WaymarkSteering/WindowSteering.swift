@@ -21,6 +21,9 @@ public struct WindowSteering: Sendable {
     public private(set) var held: [String] = []
     /// The version of the regions `window` was made from.
     public private(set) var version: UInt64?
+    /// The departure fence the phone holds besides the window's regions (`DepartureFence`), in
+    /// the window's `size`: the window holds one region fewer while it is set.
+    public private(set) var fence: DepartureFence?
     /// The last report's position, time and speed, for a request without a location and for
     /// the speed between reports.
     private var last: (coordinate: Coordinate, uncertainty: Double?, time: Timestamp?, speed: Double?)?
@@ -47,8 +50,8 @@ public struct WindowSteering: Sendable {
     /// A new window around `position`: commands only when it holds other regions than the phone
     /// was sent, or the regions changed.
     private mutating func refresh(around position: Coordinate, regions: SteeringRegions) -> [String] {
-        let next = RegionWindow(around: position, size: size, index: regions.index, beacons: regions.beacons)
-        let identifiers = next.held.map { regions.regions[$0].identifier }
+        let next = RegionWindow(around: position, size: fence == nil ? size : size - 1, index: regions.index, beacons: regions.beacons)
+        let identifiers = next.held.map { regions.regions[$0].identifier } + (fence == nil ? [] : [DepartureFence.identifier])
         let unchanged = version == regions.version && Set(identifiers) == Set(held)
         // A phone never sent a region keeps its own until Waymark has one to send.
         let nothingToSay = identifiers.isEmpty && held.isEmpty && version == nil
@@ -57,7 +60,30 @@ public struct WindowSteering: Sendable {
         if unchanged || nothingToSay { return [] }
         held = identifiers
         let sent = next.held.map { regions.regions[$0] }
-        return [OwnTracksReply.clearWaypointsCommand] + (sent.isEmpty ? [] : [OwnTracksReply.setWaypointsCommand(regions: sent, created: regions.createdAt)])
+        let extra = fence.map { [$0.waypoint] } ?? []
+        return [OwnTracksReply.clearWaypointsCommand]
+            + (sent.isEmpty && extra.isEmpty ? [] : [OwnTracksReply.setWaypointsCommand(regions: sent, created: regions.createdAt, extra: extra)])
+    }
+
+    /// Sets or drops the departure fence after the mode steering's decision (`PhoneSteering`):
+    /// `still` is the fence a still phone near a region it cannot watch needs (nil when it
+    /// needs none). A fence is placed when the phone needs one and holds none, or has left the
+    /// one it holds; it is dropped once a location report (not a transition) lies outside it
+    /// and the phone needs none, so a phone that moved on holds N regions again. A fence that
+    /// still holds the phone is kept as it is: resending it on every report of a parked phone
+    /// would cost a command per report. The commands re-send the whole window (clear, then set).
+    public mutating func place(fence still: DepartureFence?, after report: PhoneReport?, regions: SteeringRegions) -> [String] {
+        guard size > 1, let last else { return [] }
+        let position = last.coordinate
+        if let still {
+            if let fence, fence.contains(position) { return [] }
+            fence = still
+        } else {
+            guard let fence, report?.fromTransition == false, !fence.contains(position) else { return [] }
+            self.fence = nil
+        }
+        held = []  // the phone's waypoints change even when the regions do not
+        return refresh(around: position, regions: regions)
     }
 
     private mutating func remember(_ report: PhoneReport) {

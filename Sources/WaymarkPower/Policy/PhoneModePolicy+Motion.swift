@@ -59,14 +59,21 @@ public struct PhoneMotion: Sendable {
         }
     }
 
+    /// Starts a new still period at the latest report: the phone told it moved (it left the
+    /// departure fence it was given where it stood still), whatever its fix's error allows.
+    public mutating func restartStill(at time: Timestamp, coordinate: Coordinate, accuracy stated: Double?, policy: PhoneModePolicy) {
+        still = [(coordinate, stated.map { max($0, 0) } ?? policy.defaultUncertainty)]
+        stillSince = time
+    }
+
     /// The median position of the still period.
-    var stillCentre: Coordinate? {
+    public var stillCentre: Coordinate? {
         guard !still.isEmpty else { return nil }
         return Coordinate(latitude: median(still.map(\.coordinate.latitude)), longitude: median(still.map(\.coordinate.longitude)))
     }
 
     /// Metres within which the still period's reports lie.
-    func stillRadius(_ policy: PhoneModePolicy) -> Double {
+    public func stillRadius(_ policy: PhoneModePolicy) -> Double {
         max(policy.stillRadius, policy.stillAccuracyFactor * median(still.map(\.accuracy)))
     }
 

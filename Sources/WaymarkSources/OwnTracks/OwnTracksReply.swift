@@ -42,16 +42,17 @@ public enum OwnTracksReply {
     /// second would replace each other there: within one command, a region whose second is taken
     /// is given the next free one (in order of time, then identifier, so the same regions get
     /// the same seconds whatever their order). Transitions name regions by `rid` or `desc`, never
-    /// by `tst`.
-    public static func setWaypointsCommand(regions: [Region], created: (Region) -> Timestamp) -> String {
+    /// by `tst`. `extra` waypoints (a departure fence, `DepartureFence`) are sent after the
+    /// regions with their own `tst`, which no region is given.
+    public static func setWaypointsCommand(regions: [Region], created: (Region) -> Timestamp, extra: [OwnTracksWaypoint] = []) -> String {
         var seconds = regions.map { Self.wholeSeconds(created($0)) }
-        var taken = Set<Int64>()
+        var taken = Set(extra.map { Self.wholeSeconds($0.created) })
         for position in regions.indices.sorted(by: { (seconds[$0], regions[$0].identifier) < (seconds[$1], regions[$1].identifier) }) {
             while !taken.insert(seconds[position]).inserted { seconds[position] += 1 }
         }
         return setWaypointsCommand(zip(regions, seconds).map {
             OwnTracksWaypoint(region: $0, created: Timestamp(nanosecondsSince1970: $1 * 1_000_000_000))
-        })
+        } + extra)
     }
 
     /// `{"_type":"cmd","action":"clearWaypoints"}`: the phone deletes every region it holds

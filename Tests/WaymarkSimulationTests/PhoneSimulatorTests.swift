@@ -186,6 +186,35 @@ import WaymarkTestSupport
         #expect(few.account.windowMisses == 22)
     }
 
+    /// Steering's departure fence (`waymark-departure`, a circle around where the phone stood
+    /// still) is watched as any held circle: it takes one of the 20 places, its leave fires when
+    /// the phone walks off, and it is no region, so no entry into it is a window miss.
+    @Test func aDepartureFenceIsWatchedWithinTheLimitAndIsNoWindowMiss() throws {
+        let start = Coordinate(latitude: 47, longitude: 8)
+        let t0 = Timestamp(rfc3339: "2026-06-01T08:00:00Z")!
+        // Ten minutes still, then ten minutes east at 2 m/s.
+        let track = stride(from: 0, through: 1200, by: 5).map { second in
+            Fix(time: t0.adding(seconds: Double(second)), coordinate: Geodesic.destination(from: start, azimuth: 90, distance: 2 * max(Double(second) - 600, 0)))
+        }
+        let far = (1...18).map { ("f\($0)", Geodesic.destination(from: start, azimuth: 0, distance: 5_000 + Double($0) * 300), 100.0) }
+        let entered = ("r", Geodesic.destination(from: start, azimuth: 90, distance: 600), 150.0)
+        let fence = ("waymark-departure", start, 100.0)
+        let late = ("late", Geodesic.destination(from: start, azimuth: 90, distance: 1_000), 100.0)
+        let regions = (far + [entered, late]).map { Region(identifier: $0.0, shape: .circle(center: $0.1, radius: $0.2)) }
+        var phone = PhoneSimulator(track: track, settings: .init(), regions: regions)
+        var sent = false
+        let messages = Self.play(&phone) { _ in
+            defer { sent = true }
+            return sent ? nil : Self.setWaypoints((far + [entered, fence, late]).map { ($0.0, $0.1, $0.2) })
+        }
+        #expect(phone.watchedKeys.count == 20 && phone.watchedKeys.contains("waymark-departure") && !phone.watchedKeys.contains("late"))
+        let leaves = messages.filter { $0.isTransition && $0.json.contains(#""rid":"waymark-departure""#) }
+        #expect(leaves.count == 1 && leaves.first?.json.contains(#""event":"leave""#) == true, "\(leaves.map(\.json))")
+        // Entering r is watched; entering late (past the limit) is the one miss.
+        #expect(phone.account.regionEntries == 2 && phone.account.windowMisses == 1)
+        #expect(phone.account.missedEntries.map(\.region) == ["late"])
+    }
+
     @Test func theSameSeedGivesTheSameRunAndAnotherSeedAnotherOne() throws {
         func run(_ seed: UInt64) throws -> ([String], PhoneAccount) {
             var phone = PhoneSimulator(track: try Self.rideFixes(), settings: .init(mode: .significant, remoteConfiguration: true, seed: seed))

@@ -83,6 +83,18 @@ import WaymarkRegions
 
     /// A walker is never still, and its speed comes from its reports when it states none; a
     /// report from before the latest one (a backlog) changes nothing.
+    /// A transition sent with a position 16 km from the fix a second before is a jump, not
+    /// 16 km/s: it implies no speed (a fleet test's phone was sent move mode for it).
+    @Test func aPositionJumpImpliesNoSpeed() {
+        var motion = PhoneMotion()
+        let start = Timestamp(secondsSince1970: 1_780_000_000)
+        motion.take(time: start, coordinate: Coordinate(latitude: 47.36, longitude: 8.68), accuracy: nil, reportedSpeed: nil, policy: policy)
+        motion.take(time: start.adding(seconds: 1), coordinate: Coordinate(latitude: 47.3, longitude: 8.5), accuracy: 5, reportedSpeed: nil, policy: policy)
+        #expect(motion.speed == nil)
+        motion.take(time: start.adding(seconds: 11), coordinate: Coordinate(latitude: 47.3, longitude: 8.5012), accuracy: 5, reportedSpeed: nil, policy: policy)
+        #expect(motion.speed.map { abs($0 - 8.1) < 0.5 } == true, "\(String(describing: motion.speed))")
+    }
+
     @Test func aWalkerMovesAndItsSpeedIsDerived() {
         var motion = PhoneMotion()
         let start = Timestamp(secondsSince1970: 1_780_000_000)

@@ -24,6 +24,10 @@ public struct PhoneMotion: Sendable {
     public static let keep = 32
     /// Seconds: a gap longer than this says nothing about speed (the phone may have stopped).
     public static let speedGap = 900.0
+    /// Metres per second (about 300 km/h, a high-speed train): two reports further apart than
+    /// this implies are a position jump (a stale or wrong position, a transition sent with the
+    /// phone's last fix), not motion, and imply no speed.
+    public static let plausibleSpeed = 85.0
 
     public init() {}
 
@@ -46,7 +50,7 @@ public struct PhoneMotion: Sendable {
             if gap > 0, gap <= Self.speedGap {
                 // Only what the two fixes' errors cannot explain counts as movement.
                 let moved = max(Geodesic.distance(last.coordinate, coordinate) - last.accuracy - accuracy, 0)
-                speed = max(speed ?? 0, moved / gap)
+                if moved / gap <= Self.plausibleSpeed { speed = max(speed ?? 0, moved / gap) }
             }
         }
         last = (time, coordinate, accuracy)

@@ -194,7 +194,10 @@ import WaymarkTestSupport
                 (try? await runWaymark(["handlers", "launch", "inspect", "--socket", scenario.socket]))?.status == 0
             }
             try #require(launched, "\(daemon.stderr.suffix(2000))")
-            _ = try await BackgroundProcess.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: report) }
+            // Until the handler has written the whole report: the file exists before json.dump ends.
+            _ = try await BackgroundProcess.waitUntil(timeout: 20) {
+                (try? Data(contentsOf: URL(fileURLWithPath: report))).flatMap { try? JSONSerialization.jsonObject(with: $0) } != nil
+            }
             let seen = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
             let env = try #require(seen["env"] as? [String: String])
